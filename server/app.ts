@@ -1,0 +1,71 @@
+import formbody from '@fastify/formbody'
+import multipart from '@fastify/multipart'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { Config } from './config'
+import { EmuClock } from './emulator/clock'
+import { installErrorHandler } from './http/error-handler'
+import { zodValidatorCompiler } from './http/validation'
+import { apiDocs } from './plugins/api-docs'
+import { emulatorPlugin } from './plugins/emulator-plugin'
+import { faultLayerPlugin } from './plugins/fault-layer-plugin'
+import { security } from './plugins/security'
+import { staticClient } from './plugins/static-client'
+import { upstreamProxy } from './plugins/upstream-proxy'
+import { accountRoutes } from './routes/api/account-routes'
+import { controlRoutes } from './routes/emu/control-routes'
+
+/** Request and response fields that never reach the log. */
+const REDACT = [
+  'req.headers.token',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-emu-admin-token"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.old_password',
+  '*.new_password',
+  '*.pay_password',
+  '*.login_password',
+  '*.token',
+]
+
+/** Builds the whole server without listening; tests call `inject` on it, main.ts listens. */
+export async function buildApp(config: Config, clock = new EmuClock()): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    return503OnClosing: true,
+    requestTimeout: 0,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>()
+
+  app.setValidatorCompiler(zodValidatorCompiler)
+  installErrorHandler(app)
+
+  await app.register(security, { frameHosts: [] })
+  await app.register(faultLayerPlugin, { clock })
+
+  if (config.MODE === 'emulator') {
+    await app.register(emulatorPlugin, { config, clock })
+    await app.register(async (api) => {
+      await api.register(formbody)
+      await api.register(multipart, {
+        attachFieldsToBody: 'keyValues',
+        limits: { fields: 20, fieldSize: 64 * 1024, files: 0, parts: 20 },
+      })
+      await api.register(accountRoutes, { config })
+    })
+  } else if (config.UPSTREAM_URL) {
+    await app.register(upstreamProxy, { upstream: config.UPSTREAM_URL, connections: config.PROXY_CONNECTIONS })
+  }
+
+  if (config.MODE === 'emulator' || config.EMU_ADMIN_TOKEN) {
+    await app.register(controlRoutes, { prefix: '/__emu', config, clock })
+  }
+
+  await app.register(apiDocs)
+  await app.register(staticClient, { dist: config.CLIENT_DIST })
+  return app
+}

@@ -1,0 +1,21 @@
+import Database from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+
+export type Db = Database.Database
+
+/** Opens the emulator's SQLite file in WAL mode with a busy timeout, so other processes wait instead of failing. */
+export function openDatabase(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path)
+  db.pragma('journal_mode = WAL')
+  db.pragma('busy_timeout = 5000')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  return db
+}
+
+/** Runs fn in a BEGIN IMMEDIATE transaction: the write lock is taken up front, so balance checks can't race. */
+export function immediate<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate()
+}

@@ -1,0 +1,107 @@
+import type { Db } from './database'
+
+interface Migration {
+  readonly id: number
+  readonly name: string
+  readonly sql: string
+}
+
+/**
+ * Append-only: a migration that has run is never edited; change the schema with a new one.
+ * Ids must increase.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: 'accounts',
+    sql: `
+      CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        phone TEXT NOT NULL UNIQUE,
+        nickname TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        pay_password_hash TEXT,
+        invite_code TEXT NOT NULL UNIQUE,
+        inviter_id INTEGER REFERENCES players(id),
+        vip_level INTEGER NOT NULL DEFAULT 0,
+        balance_micro INTEGER NOT NULL DEFAULT 0 CHECK (balance_micro >= 0),
+        trx_balance_micro INTEGER NOT NULL DEFAULT 0 CHECK (trx_balance_micro >= 0),
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX players_inviter ON players(inviter_id);
+
+      CREATE TABLE ledger (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        currency TEXT NOT NULL CHECK (currency IN ('USDT', 'TRX')),
+        type TEXT NOT NULL,
+        amount_micro INTEGER NOT NULL,
+        balance_after_micro INTEGER NOT NULL CHECK (balance_after_micro >= 0),
+        ref TEXT,
+        memo TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX ledger_player_time ON ledger(player_id, created_at DESC, id DESC);
+
+      CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        ended_at INTEGER
+      );
+      CREATE INDEX sessions_player ON sessions(player_id);
+
+      CREATE TABLE sms_codes (
+        phone TEXT NOT NULL,
+        purpose TEXT NOT NULL,
+        code TEXT NOT NULL,
+        sent_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        used_at INTEGER,
+        PRIMARY KEY (phone, purpose)
+      );
+
+      CREATE TABLE announcements (
+        id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL,
+        content TEXT NOT NULL,
+        pinned INTEGER NOT NULL DEFAULT 0,
+        published_at INTEGER NOT NULL
+      );
+    `,
+  },
+]
+
+export function migrate(db: Db): number {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`)
+  const applied = new Set(
+    db
+      .prepare('SELECT id FROM schema_migrations')
+      .pluck()
+      .all()
+      .map((v) => Number(v)),
+  )
+  let count = 0
+  for (const m of MIGRATIONS) {
+    if (applied.has(m.id)) continue
+    db.transaction(() => {
+      db.exec(m.sql)
+      db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)').run(m.id, m.name, Date.now())
+    }).immediate()
+    count++
+  }
+  return count
+}
+
+/** Tables that hold data (everything but the migration log), children before parents. */
+export function dataTables(db: Db): string[] {
+  const rows = db
+    .prepare(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'`,
+    )
+    .pluck()
+    .all()
+  return rows.map(String)
+}

@@ -1,0 +1,166 @@
+import { randomInt } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import type { UserInfo } from '../../../shared/contract/account'
+import { CODE } from '../../../shared/envelope'
+import { SERVER_MSG } from '../../../shared/messages'
+import { formatMicro } from '../../../shared/money'
+import type { Config } from '../../config'
+import { type Db, immediate } from '../../db/database'
+import { ApiError, fail } from '../../http/api-error'
+import type { EmuClock } from '../clock'
+import { AccountRepository, maskPhone, type PlayerRow } from './account-repository'
+import { hashPassword, verifyPassword } from './passwords'
+import { SessionRepository } from './session-repository'
+import { type SmsPurpose, SmsRepository } from './sms-repository'
+
+const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+/** A real hash to check against when the phone is unknown, so a miss takes as long as a wrong password. */
+let dummyHash: Promise<string> | null = null
+
+export class AccountService {
+  readonly accounts: AccountRepository
+  readonly sessions: SessionRepository
+  readonly sms: SmsRepository
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: EmuClock,
+    private readonly config: Config,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.accounts = new AccountRepository(db)
+    this.sessions = new SessionRepository(db)
+    this.sms = new SmsRepository(db)
+  }
+
+  sendSms(phone: string, purpose: SmsPurpose): { resend_in: number; expires_in: number } {
+    const now = this.clock.now()
+    return immediate(this.db, () => {
+      if (purpose === 'register' && this.accounts.findByPhone(phone)) throw fail(SERVER_MSG.phoneTaken, CODE.conflict)
+      const last = this.sms.latest(phone, purpose)
+      if (last && now - last.sent_at < this.config.SMS_RESEND_MS) {
+        const wait = Math.ceil((this.config.SMS_RESEND_MS - (now - last.sent_at)) / 1000)
+        throw fail(`${SERVER_MSG.smsTooSoon}（${wait} 秒后可重发）`, CODE.rateLimited)
+      }
+      const row = this.sms.issue(phone, purpose, now, this.config.SMS_TTL_MS)
+      // No SMS leaves the machine: the code is logged and readable through /__emu/sms.
+      this.log.info({ phone: maskPhone(phone), purpose, smsCode: row.code }, 'SMS code issued (emulator, not sent)')
+      return {
+        resend_in: Math.ceil(this.config.SMS_RESEND_MS / 1000),
+        expires_in: Math.ceil(this.config.SMS_TTL_MS / 1000),
+      }
+    })
+  }
+
+  /** Checks and burns an SMS code in its own transaction, so a wrong guess is counted even though the call fails. */
+  private consumeSms(phone: string, purpose: SmsPurpose, code: string): void {
+    const ok = immediate(this.db, () => this.sms.consume(phone, purpose, code, this.clock.now()))
+    if (!ok) throw fail(SERVER_MSG.smsInvalid)
+  }
+
+  async register(input: { phone: string; code: string; password: string; invite_code?: string | undefined }) {
+    if (this.accounts.findByPhone(input.phone)) throw fail(SERVER_MSG.phoneTaken, CODE.conflict)
+    const inviter = input.invite_code ? this.accounts.findByInviteCode(input.invite_code) : undefined
+    if (input.invite_code && !inviter) throw fail(SERVER_MSG.inviteCodeUnknown)
+    const passwordHash = await hashPassword(input.password)
+    this.consumeSms(input.phone, 'register', input.code)
+    const playerId = immediate(this.db, () => {
+      if (this.accounts.findByPhone(input.phone)) throw fail(SERVER_MSG.phoneTaken, CODE.conflict)
+      return this.accounts.create({
+        phone: input.phone,
+        nickname: `玩家${input.phone.slice(-4)}`,
+        passwordHash,
+        inviteCode: this.newInviteCode(),
+        inviterId: inviter?.id ?? null,
+        at: this.clock.now(),
+      })
+    })
+    return { player_id: playerId }
+  }
+
+  async login(phone: string, password: string) {
+    const player = this.accounts.findByPhone(phone)
+    if (!player) {
+      dummyHash ??= hashPassword('not-a-real-password-0')
+      await verifyPassword(await dummyHash, password)
+      throw fail(SERVER_MSG.wrongPassword)
+    }
+    if (!(await verifyPassword(player.password_hash, password))) throw fail(SERVER_MSG.wrongPassword)
+    const session = immediate(this.db, () =>
+      this.sessions.create(player.id, this.clock.now(), this.config.SESSION_TTL_MS),
+    )
+    return {
+      token: session.token,
+      player_id: player.id,
+      expires_at: session.expiresAt,
+      user_info: AccountRepository.toUserInfo(player),
+    }
+  }
+
+  logout(token: string): null {
+    this.sessions.endToken(token, this.clock.now())
+    return null
+  }
+
+  /** The player a query names must be the session's own. */
+  private own(sessionPlayerId: number, playerId: number): PlayerRow {
+    const player = this.accounts.findById(sessionPlayerId)
+    if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
+    if (playerId !== sessionPlayerId) throw fail(SERVER_MSG.playerMismatch)
+    return player
+  }
+
+  userInfo(sessionPlayerId: number, playerId: number): UserInfo {
+    return AccountRepository.toUserInfo(this.own(sessionPlayerId, playerId))
+  }
+
+  balance(sessionPlayerId: number, playerId: number) {
+    if (playerId !== sessionPlayerId) throw fail(SERVER_MSG.playerMismatch)
+    const row = this.accounts.balancesOf(sessionPlayerId)
+    if (!row) throw new ApiError(CODE.sessionExpired, '登录已失效!')
+    return { balance: formatMicro(row.balance_micro), trx_balance: formatMicro(row.trx_balance_micro) }
+  }
+
+  async changePassword(playerId: number, token: string, oldPassword: string, newPassword: string): Promise<null> {
+    const player = this.accounts.findById(playerId)
+    if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
+    if (!(await verifyPassword(player.password_hash, oldPassword))) throw fail(SERVER_MSG.wrongOldPassword)
+    if (oldPassword === newPassword) throw fail(SERVER_MSG.samePassword)
+    const newHash = await hashPassword(newPassword)
+    immediate(this.db, () => {
+      this.accounts.setPasswordHash(playerId, newHash)
+      // Anyone else holding a session of this account is logged out; this one stays.
+      this.sessions.endOthers(playerId, token, this.clock.now())
+    })
+    return null
+  }
+
+  async updatePaymentPassword(
+    playerId: number,
+    input: { pay_password: string; login_password?: string | undefined; sms_code?: string | undefined },
+  ): Promise<null> {
+    const player = this.accounts.findById(playerId)
+    if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
+    if (input.login_password !== undefined) {
+      if (!(await verifyPassword(player.password_hash, input.login_password))) {
+        throw fail(SERVER_MSG.wrongLoginPassword)
+      }
+    } else if (input.sms_code !== undefined) {
+      this.consumeSms(player.phone, 'pay_password', input.sms_code)
+    } else {
+      throw fail(SERVER_MSG.payPasswordProof, CODE.invalidInput)
+    }
+    const payHash = await hashPassword(input.pay_password)
+    immediate(this.db, () => this.accounts.setPayPasswordHash(playerId, payHash))
+    return null
+  }
+
+  private newInviteCode(): string {
+    for (;;) {
+      let code = ''
+      for (let i = 0; i < 6; i++) code += INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)]
+      if (!this.accounts.inviteCodeTaken(code)) return code
+    }
+  }
+}

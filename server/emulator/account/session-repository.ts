@@ -1,0 +1,53 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Db } from '../../db/database'
+
+/** Only a hash of each token is stored, so a copy of the database gives no working tokens. */
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
+
+export interface SessionRow {
+  token_hash: string
+  player_id: number
+  created_at: number
+  expires_at: number
+  ended_at: number | null
+}
+
+export class SessionRepository {
+  private readonly insert
+  private readonly byHash
+  private readonly end
+  private readonly endForPlayer
+
+  constructor(db: Db) {
+    this.insert = db.prepare('INSERT INTO sessions (token_hash, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+    this.byHash = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE token_hash = ?')
+    this.end = db.prepare('UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL')
+    this.endForPlayer = db.prepare(
+      'UPDATE sessions SET ended_at = ? WHERE player_id = ? AND ended_at IS NULL AND token_hash != ?',
+    )
+  }
+
+  /** A new 128-bit random token. */
+  create(playerId: number, now: number, ttlMs: number): { token: string; expiresAt: number } {
+    const token = randomBytes(16).toString('hex')
+    const expiresAt = now + ttlMs
+    this.insert.run(hashToken(token), playerId, now, expiresAt)
+    return { token, expiresAt }
+  }
+
+  /** The live session for a token, or undefined when unknown, ended or expired at `now`. */
+  live(token: string, now: number): SessionRow | undefined {
+    const row = this.byHash.get(hashToken(token))
+    if (!row || row.ended_at !== null || row.expires_at <= now) return undefined
+    return row
+  }
+
+  endToken(token: string, now: number): boolean {
+    return this.end.run(now, hashToken(token)).changes > 0
+  }
+
+  /** Ends every other session of a player (after a password change). */
+  endOthers(playerId: number, keepToken: string, now: number): number {
+    return this.endForPlayer.run(now, playerId, hashToken(keepToken)).changes
+  }
+}

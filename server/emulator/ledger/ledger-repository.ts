@@ -1,0 +1,83 @@
+import type { Statement } from 'better-sqlite3'
+import type { Db } from '../../db/database'
+
+export type Currency = 'USDT' | 'TRX'
+
+/** Why a balance moved; the fund-flow filter offers these. */
+export const LEDGER_TYPES = [
+  'topup',
+  'withdrawal',
+  'withdrawal_fee',
+  'refund',
+  'bet',
+  'payout',
+  'rebate',
+  'exchange',
+  'bonus',
+] as const
+export type LedgerType = (typeof LEDGER_TYPES)[number]
+
+export interface Posting {
+  readonly playerId: number
+  readonly currency: Currency
+  readonly type: LedgerType
+  /** Signed micro-units: positive credits, negative debits. */
+  readonly amountMicro: number
+  readonly ref?: string | null
+  readonly memo?: string
+  readonly at: number
+}
+
+export class InsufficientFundsError extends Error {
+  override name = 'InsufficientFundsError'
+}
+
+/**
+ * The only way a balance changes: the balance update and its ledger row are written together.
+ * Call inside a BEGIN IMMEDIATE transaction; a debit that would go below zero throws
+ * InsufficientFundsError and the caller's transaction rolls back.
+ */
+export class LedgerRepository {
+  private readonly credit: Record<Currency, Statement<unknown[]>>
+  private readonly insert: Statement<unknown[]>
+
+  constructor(private readonly db: Db) {
+    this.credit = {
+      USDT: db.prepare(
+        'UPDATE players SET balance_micro = balance_micro + ? WHERE id = ? AND balance_micro + ? >= 0 RETURNING balance_micro',
+      ),
+      TRX: db.prepare(
+        'UPDATE players SET trx_balance_micro = trx_balance_micro + ? WHERE id = ? AND trx_balance_micro + ? >= 0 RETURNING trx_balance_micro',
+      ),
+    }
+    this.insert = db.prepare(
+      `INSERT INTO ledger (player_id, currency, type, amount_micro, balance_after_micro, ref, memo, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+  }
+
+  /** Applies one posting; returns the ledger row id and the balance after it. */
+  post(p: Posting): { id: number; balanceAfterMicro: number } {
+    if (!Number.isSafeInteger(p.amountMicro) || p.amountMicro === 0) {
+      throw new RangeError(`bad ledger amount ${p.amountMicro}`)
+    }
+    if (!this.db.inTransaction) throw new Error('ledger postings must run inside a transaction')
+    const row = this.credit[p.currency].pluck().get(p.amountMicro, p.playerId, p.amountMicro) as number | undefined
+    if (row === undefined) throw new InsufficientFundsError(`insufficient ${p.currency} for player ${p.playerId}`)
+    const info = this.insert.run(p.playerId, p.currency, p.type, p.amountMicro, row, p.ref ?? null, p.memo ?? '', p.at)
+    return { id: Number(info.lastInsertRowid), balanceAfterMicro: row }
+  }
+
+  /** Σ ledger per player and currency against the balance columns; empty when they all agree. */
+  drift(): { playerId: number; currency: Currency; balance: number; ledger: number }[] {
+    return this.db
+      .prepare(
+        `SELECT p.id AS playerId, c.currency AS currency,
+                CASE c.currency WHEN 'USDT' THEN p.balance_micro ELSE p.trx_balance_micro END AS balance,
+                COALESCE((SELECT SUM(amount_micro) FROM ledger l WHERE l.player_id = p.id AND l.currency = c.currency), 0) AS ledger
+         FROM players p CROSS JOIN (SELECT 'USDT' AS currency UNION ALL SELECT 'TRX') c
+         WHERE balance != ledger`,
+      )
+      .all() as { playerId: number; currency: Currency; balance: number; ledger: number }[]
+  }
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto'
+import {
+  type FaultAction,
+  type FaultRule,
+  type FaultRuleInput,
+  faultRuleInputSchema,
+} from '../../shared/emu-control'
+import { globToRegExp } from './glob'
+import { seededRandom } from './rng'
+
+export interface RequestFacts {
+  readonly method: string
+  readonly path: string
+  /** x-emu-scope, else the session token, else null. */
+  readonly scope: string | null
+  readonly now: number
+}
+
+export interface Firing {
+  readonly rule: FaultRule
+  readonly action: FaultAction
+}
+
+interface StoredRule {
+  rule: FaultRule
+  pathRe: RegExp
+}
+
+/**
+ * The rules of the fault layer. Pure and synchronous: counting and the decision to fire happen
+ * when the request matches, never after a delay, so "fail twice, then succeed" holds for a
+ * client that retries while a delayed answer is still on its way.
+ */
+export class RuleStore {
+  private readonly rules: StoredRule[] = []
+  private random: () => number
+
+  constructor(seed = 1) {
+    this.random = seededRandom(seed)
+  }
+
+  reseed(seed: number): void {
+    this.random = seededRandom(seed)
+  }
+
+  add(input: FaultRuleInput, now: number): FaultRule {
+    const parsed = faultRuleInputSchema.parse(input)
+    const rule: FaultRule = { ...parsed, id: randomUUID(), createdAt: now, matched: 0, fired: 0, spent: false }
+    this.rules.push({ rule, pathRe: globToRegExp(parsed.match.path) })
+    return rule
+  }
+
+  list(scope?: string): FaultRule[] {
+    return this.rules.map((r) => r.rule).filter((r) => scope === undefined || r.scope === scope)
+  }
+
+  get(id: string): FaultRule | undefined {
+    return this.rules.find((r) => r.rule.id === id)?.rule
+  }
+
+  remove(id: string): boolean {
+    const i = this.rules.findIndex((r) => r.rule.id === id)
+    if (i < 0) return false
+    this.rules.splice(i, 1)
+    return true
+  }
+
+  /** Removes every rule, or only those of one scope. */
+  clear(scope?: string): number {
+    let removed = 0
+    for (let i = this.rules.length - 1; i >= 0; i--) {
+      const stored = this.rules[i]
+      if (stored && (scope === undefined || stored.rule.scope === scope)) {
+        this.rules.splice(i, 1)
+        removed++
+      }
+    }
+    return removed
+  }
+
+  get size(): number {
+    return this.rules.length
+  }
+
+  /** The first rule, in the order added, that fires for this request; every matching rule counts the call. */
+  decide(req: RequestFacts): Firing | null {
+    let firing: Firing | null = null
+    for (const { rule, pathRe } of this.rules) {
+      if (rule.scope !== undefined && rule.scope !== req.scope) continue
+      if (rule.match.method !== undefined && rule.match.method !== req.method) continue
+      if (!pathRe.test(req.path)) continue
+      rule.matched++
+      if (firing) continue
+      if (rule.spent) continue
+      if (rule.until !== undefined && req.now >= rule.until) continue
+      if (rule.match.nth !== undefined && rule.matched !== rule.match.nth) continue
+      if (rule.matched <= rule.after) continue
+      if (rule.probability < 1 && this.random() >= rule.probability) continue
+      rule.fired++
+      if (rule.times !== undefined && rule.fired >= rule.times) rule.spent = true
+      if (rule.match.nth !== undefined) rule.spent = true
+      firing = { rule, action: rule.action }
+    }
+    return firing
+  }
+}

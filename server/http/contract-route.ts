@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
+import type { z } from 'zod'
+import type { DataOf, Endpoint } from '../../shared/contract/endpoint'
+import type { AuthedPlayer } from '../plugins/emulator-plugin'
+import { ok } from './envelope'
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined
+
+export interface HandlerInput<E extends Endpoint> {
+  readonly query: Parsed<E['query']>
+  readonly body: Parsed<E['body']>
+  /** The session's player: always set on endpoints with `auth: true`. */
+  readonly player: E['auth'] extends true ? AuthedPlayer : AuthedPlayer | null
+  readonly request: FastifyRequest
+}
+
+export interface RouteExtras {
+  /** Per-route rate limit: this many calls per window for one client address. */
+  readonly rateLimit?: { max: number; timeWindow: number }
+}
+
+/**
+ * Registers an emulator route from its contract object: the query and body schemas validate
+ * before the handler runs, the session is checked when the contract says so, and the handler's
+ * return value goes out as `data` in a success envelope.
+ */
+export function contractRoute<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: (input: HandlerInput<E>) => DataOf<E> | Promise<DataOf<E>>,
+  extras: RouteExtras = {},
+): void {
+  const schema: Record<string, z.ZodType> = {}
+  if (endpoint.query) schema.querystring = endpoint.query
+  if (endpoint.body) schema.body = endpoint.body
+  const options: RouteShorthandOptions = { schema }
+  if (extras.rateLimit) options.config = { rateLimit: extras.rateLimit }
+  if (endpoint.auth) options.preHandler = app.authenticate
+  app.route({
+    ...options,
+    method: endpoint.method,
+    url: endpoint.path,
+    handler: async (request) => {
+      const input = {
+        query: request.query,
+        body: request.body,
+        player: request.player,
+        request,
+      } as HandlerInput<E>
+      return ok(await handler(input))
+    },
+  })
+}

@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { CODE } from '../../shared/envelope'
+import { SERVER_MSG } from '../../shared/messages'
+import { ApiError } from './api-error'
+import { failure } from './envelope'
+
+/** Fastify's and its plugins' client errors, each turned into a clear message. */
+const CLIENT_ERRORS: Record<string, { code: number; msg: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: CODE.payloadTooLarge, msg: SERVER_MSG.payloadTooLarge },
+  FST_REQ_FILE_TOO_LARGE: { code: CODE.payloadTooLarge, msg: SERVER_MSG.payloadTooLarge },
+  FST_PARTS_LIMIT: { code: CODE.payloadTooLarge, msg: '表单字段过多' },
+  FST_FILES_LIMIT: { code: CODE.invalidInput, msg: '不支持上传文件' },
+  FST_FIELDS_LIMIT: { code: CODE.payloadTooLarge, msg: '表单字段过多' },
+  FST_PROTO_VIOLATION: { code: CODE.invalidInput, msg: '请求体格式错误' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { code: CODE.invalidInput, msg: '请求体应为 multipart/form-data' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: CODE.invalidInput, msg: '不支持的请求体类型' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: CODE.invalidInput, msg: '请求体长度不正确' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: CODE.invalidInput, msg: '请求体不能为空' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: CODE.invalidInput, msg: '请求体不是有效的 JSON' },
+}
+
+/** The one error handler: every failure is answered in the envelope, and no stack ever leaves the server. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.code(error.statusCode).send(failure(error.code, error.message))
+    }
+    if (error.code === 'FST_ERR_VALIDATION') {
+      return reply.code(400).send(failure(CODE.invalidInput, error.message))
+    }
+    const known = error.code ? CLIENT_ERRORS[error.code] : undefined
+    const status = error.statusCode ?? 500
+    if (known) return reply.code(status >= 400 && status < 500 ? status : 400).send(failure(known.code, known.msg))
+    if (status === 429) return reply.code(429).send(failure(CODE.rateLimited, error.message || SERVER_MSG.rateLimited))
+    if (status === 413) return reply.code(413).send(failure(CODE.payloadTooLarge, SERVER_MSG.payloadTooLarge))
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'client error')
+      return reply.code(status).send(failure(CODE.invalidInput, SERVER_MSG.invalidInput))
+    }
+    request.log.error({ err: error }, 'unexpected error')
+    return reply.code(500).send(failure(CODE.internal, SERVER_MSG.internal))
+  })
+}

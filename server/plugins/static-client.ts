@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+import { CODE } from '../../shared/envelope'
+import { SERVER_MSG } from '../../shared/messages'
+import { failure } from '../http/envelope'
+
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+const NO_CACHE = 'no-cache, no-store, must-revalidate'
+
+/**
+ * Serves the built client: hashed assets precompressed (brotli, gzip) and cached for a year,
+ * index.html never cached and answered for every app route.
+ */
+export async function staticClient(app: FastifyInstance, opts: { dist: string }): Promise<void> {
+  const hasClient = existsSync(join(opts.dist, 'index.html'))
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: opts.dist,
+      preCompressed: true,
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders(res, path) {
+        res.header('cache-control', path.includes(`${join(opts.dist, 'assets')}`) ? IMMUTABLE : NO_CACHE)
+      },
+    })
+  } else {
+    app.log.warn({ dist: opts.dist }, 'no built client found; run `npm run build:client`')
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/'
+    const isApi = path === '/api' || path.startsWith('/api/') || path.startsWith('/__emu')
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !isApi &&
+      !path.startsWith('/assets/') &&
+      !/\.[a-z0-9]{1,5}$/i.test(path)
+    if (wantsPage && hasClient) {
+      reply.header('cache-control', NO_CACHE)
+      return reply.sendFile('index.html')
+    }
+    return reply.code(404).send(failure(CODE.notFound, SERVER_MSG.notFound))
+  })
+}

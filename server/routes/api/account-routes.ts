@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify'
+import {
+  announcement,
+  changePassword,
+  getBalance,
+  login,
+  logout,
+  register,
+  sendSms,
+  updatePaymentPassword,
+  userInfo,
+} from '../../../shared/contract/account'
+import type { Config } from '../../config'
+import { invalidInput } from '../../http/api-error'
+import { contractRoute } from '../../http/contract-route'
+import { AnnouncementRepository } from '../../emulator/content/announcement-repository'
+
+const MINUTE = 60_000
+
+/** Accounts and sessions: SMS, register, login, logout, info, balance, passwords, announcement. */
+export async function accountRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
+  const { config } = opts
+  const service = app.emu.accounts
+
+  contractRoute(
+    app,
+    sendSms,
+    async ({ body, request }) => {
+      if (body.purpose === 'register') {
+        if (!body.phone) throw invalidInput('参数错误：phone 不能为空')
+        return service.sendSms(body.phone, 'register')
+      }
+      // The payment-password code goes to the logged-in player's own phone.
+      await app.authenticate(request)
+      const player = request.player && service.accounts.findById(request.player.id)
+      if (!player) throw new Error('authenticated player vanished')
+      return service.sendSms(player.phone, 'pay_password')
+    },
+    { rateLimit: { max: config.RATE_LIMIT_SMS, timeWindow: MINUTE } },
+  )
+
+  contractRoute(app, register, ({ body }) => service.register(body), {
+    rateLimit: { max: config.RATE_LIMIT_REGISTER, timeWindow: MINUTE },
+  })
+
+  contractRoute(app, login, ({ body }) => service.login(body.phone, body.password), {
+    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE },
+  })
+
+  contractRoute(app, logout, ({ player }) => service.logout(player.token))
+
+  contractRoute(app, userInfo, ({ player, query }) => service.userInfo(player.id, query.player_id))
+
+  contractRoute(app, getBalance, ({ player, query }) => service.balance(player.id, query.player_id))
+
+  contractRoute(app, changePassword, ({ player, body }) =>
+    service.changePassword(player.id, player.token, body.old_password, body.new_password),
+  )
+
+  contractRoute(app, updatePaymentPassword, ({ player, body }) => service.updatePaymentPassword(player.id, body))
+
+  const announcements = new AnnouncementRepository(app.emu.db)
+  contractRoute(app, announcement, () => ({ list: announcements.list(app.emu.clock.now()) }))
+}

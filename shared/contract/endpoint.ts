@@ -1,0 +1,46 @@
+import type { z } from 'zod'
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
+/** How a body travels (spec §7): urlencoded forms by default, multipart for form data or files. */
+export type BodyEncoding = 'urlencoded' | 'multipart' | 'json'
+
+/**
+ * One endpoint: the single place both sides are typed by. The server registers it as the
+ * route schema; the client's HTTP function sends and parses with it; OpenAPI is built from it.
+ */
+export interface Endpoint {
+  /** Unique operation id. */
+  readonly id: string
+  readonly method: HttpMethod
+  /** Full path, under /api. */
+  readonly path: `/api/${string}`
+  readonly summary: string
+  readonly tag: string
+  /**
+   * `spec`: the path is one the upstream serves (spec §7).
+   * `ours`: an endpoint the spec leaves out, defined here so the emulator and client agree.
+   */
+  readonly source: 'spec' | 'ours'
+  /**
+   * `spec`: request and data fields as the spec gives them.
+   * `ours`: the spec says "not shown", so the fields are our design; map them to the upstream here.
+   */
+  readonly fields: 'spec' | 'ours'
+  /** Whether the call needs a session (the `token` header). */
+  readonly auth: boolean
+  readonly query?: z.ZodObject
+  readonly body?: z.ZodType
+  readonly encoding?: BodyEncoding
+  /** Schema of `data` in a successful envelope. */
+  readonly data: z.ZodType
+  /** Set to false for calls that never show the loading toast (spec §9: the balance call). */
+  readonly loadingToast?: boolean
+  /** Money-moving POSTs accept an Idempotency-Key header. */
+  readonly idempotent?: boolean
+}
+
+export const defineEndpoint = <const E extends Endpoint>(endpoint: E): E => endpoint
+
+export type QueryOf<E extends Endpoint> = E['query'] extends z.ZodType ? z.input<E['query']> : undefined
+export type BodyOf<E extends Endpoint> = E['body'] extends z.ZodType ? z.input<E['body']> : undefined
+export type DataOf<E extends Endpoint> = z.output<E['data']>

@@ -1,0 +1,25 @@
+import {
+  announcement,
+  changePassword,
+  getBalance,
+  login,
+  logout,
+  register,
+  sendSms,
+  updatePaymentPassword,
+  userInfo,
+} from './account'
+import type { Endpoint } from './endpoint'
+
+/** Every endpoint, for OpenAPI and for the checks that run over all of them. */
+export const ENDPOINTS: readonly Endpoint[] = [
+  announcement,
+  getBalance,
+  sendSms,
+  userInfo,
+  logout,
+  login,
+  register,
+  changePassword,
+  updatePaymentPassword,
+]

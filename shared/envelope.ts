@@ -1,0 +1,51 @@
+import { z } from 'zod'
+
+/** Body codes of the response envelope (spec §7, §8). */
+export const CODE = {
+  /** Success, as most endpoints answer. */
+  ok: 1,
+  /** Success, as some endpoints answer. */
+  okAlt: 200,
+  /** The session is gone: the client clears the login and goes to /login?isreg=0. */
+  sessionExpired: 10001,
+  /** Also a lost session when it comes in the body. */
+  sessionUnauthorized: 401,
+  // Our own failure codes. Any code that is not a success or session code is a failure
+  // whose message the client shows, so these only need to be distinct and stable.
+  failed: 0,
+  invalidInput: 40000,
+  payloadTooLarge: 41300,
+  rateLimited: 42900,
+  notFound: 40400,
+  conflict: 40900,
+  internal: 50000,
+} as const
+
+export const SUCCESS_CODES: readonly number[] = [CODE.ok, CODE.okAlt]
+export const SESSION_LOST_CODES: readonly number[] = [CODE.sessionExpired, CODE.sessionUnauthorized]
+
+export const isSuccessCode = (code: number): boolean => SUCCESS_CODES.includes(code)
+export const isSessionLostCode = (code: number): boolean => SESSION_LOST_CODES.includes(code)
+
+/** `{ code, msg, data }`; the upstream sometimes says `message` instead of `msg`. */
+export const envelopeSchema = <T extends z.ZodType>(data: T) =>
+  z.object({
+    code: z.number().int(),
+    msg: z.string().optional(),
+    message: z.string().optional(),
+    data,
+  })
+
+/** Any envelope, data unchecked: what a failure or an unknown answer is read as. */
+export const looseEnvelopeSchema = z.object({
+  code: z.number().int(),
+  msg: z.string().optional(),
+  message: z.string().optional(),
+  data: z.unknown().optional(),
+})
+
+export type LooseEnvelope = z.infer<typeof looseEnvelopeSchema>
+
+/** The message an envelope carries: `message`, then `msg`, then undefined. */
+export const envelopeMessage = (env: { msg?: string | undefined; message?: string | undefined }) =>
+  env.message || env.msg || undefined

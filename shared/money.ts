@@ -1,0 +1,34 @@
+/**
+ * Money travels as decimal strings and is kept as integers of micro-units (6 decimals), so no
+ * floating point ever touches an amount.
+ */
+export const MICRO_DECIMALS = 6
+export const MICRO = 1_000_000
+
+const AMOUNT_RE = /^(-?)(\d+)(?:\.(\d{1,6}))?$/
+
+/** "12.5" → 12_500_000. Throws on anything that is not a plain decimal with at most 6 places. */
+export function toMicro(amount: string): number {
+  const m = AMOUNT_RE.exec(amount.trim())
+  if (!m) throw new RangeError(`not an amount: ${amount}`)
+  const [, sign = '', whole = '0', frac = ''] = m
+  const micro = Number(whole) * MICRO + Number(frac.padEnd(MICRO_DECIMALS, '0'))
+  if (!Number.isSafeInteger(micro)) throw new RangeError(`amount out of range: ${amount}`)
+  return sign === '-' ? -micro : micro
+}
+
+/**
+ * 12_345_678 → "12.34" with 2 places. Extra places are cut, not rounded, so a balance is
+ * never shown as more than it is.
+ */
+export function formatMicro(micro: number, places = 2): string {
+  if (!Number.isSafeInteger(micro)) throw new RangeError(`not an integer amount: ${micro}`)
+  const negative = micro < 0
+  const abs = Math.abs(micro)
+  const whole = Math.floor(abs / MICRO)
+  const frac = String(abs % MICRO)
+    .padStart(MICRO_DECIMALS, '0')
+    .slice(0, Math.max(0, Math.min(places, MICRO_DECIMALS)))
+  const text = places > 0 ? `${whole}.${frac}` : String(whole)
+  return negative && abs > 0 ? `-${text}` : text
+}

@@ -1,0 +1,12 @@
+/** Keys of the values the client keeps in localStorage (spec §3). */
+export const STORAGE_KEY = {
+  isLogin: 'isLogin',
+  token: 'token',
+  loginData: 'loginData',
+  userInfo: 'userInfo',
+  openVoice: 'openVoice',
+  hideAmount: 'hideAmount',
+  theme: 'app-theme',
+} as const
+
+export type StorageKey = (typeof STORAGE_KEY)[keyof typeof STORAGE_KEY]
