@@ -58,7 +58,10 @@ export async function buildApp(config: Config, clock = new EmuClock()): Promise<
       await api.register(accountRoutes, { config })
     })
   } else if (config.UPSTREAM_URL) {
-    await app.register(upstreamProxy, { upstream: config.UPSTREAM_URL, connections: config.PROXY_CONNECTIONS })
+    await app.register(upstreamProxy, {
+      upstream: config.UPSTREAM_URL,
+      connections: config.PROXY_CONNECTIONS,
+    })
   }
 
   if (config.MODE === 'emulator' || config.EMU_ADMIN_TOKEN) {

@@ -11,9 +11,15 @@ const envSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
     UPSTREAM_URL: z.url({ protocol: /^https?$/ }).optional(),
-    DB_PATH: z.string().min(1).default(join(ROOT_DIR, 'data', 'emulator.db')),
+    DB_PATH: z
+      .string()
+      .min(1)
+      .default(join(ROOT_DIR, 'data', 'emulator.db')),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    CLIENT_DIST: z.string().min(1).default(join(ROOT_DIR, 'client', 'dist')),
+    CLIENT_DIST: z
+      .string()
+      .min(1)
+      .default(join(ROOT_DIR, 'client', 'dist')),
     FIXTURES_DIR: z.string().min(1).default(join(ROOT_DIR, 'fixtures')),
     /** When set, every /__emu call must carry it in `x-emu-admin-token`; in proxy mode it also turns /__emu on. */
     EMU_ADMIN_TOKEN: z.string().min(16).optional(),

@@ -1,14 +1,22 @@
 import { z } from 'zod'
+import { TOKEN_HEADER } from '../shared/constants'
 import type { Endpoint } from '../shared/contract/endpoint'
 import { envelopeSchema, looseEnvelopeSchema } from '../shared/envelope'
-import { TOKEN_HEADER } from '../shared/constants'
 
 type JsonSchema = Record<string, unknown>
 
-const MIME = { urlencoded: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data', json: 'application/json' }
+const MIME = {
+  urlencoded: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+  json: 'application/json',
+}
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' })
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  })
   return rest
 }
 
@@ -51,7 +59,12 @@ function operation(e: Endpoint): Record<string, unknown> {
     },
   }
   if (e.idempotent) {
-    parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 } })
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 200 },
+    })
   }
   if (e.body) {
     op.requestBody = {

@@ -88,7 +88,13 @@ export const clockSetSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('offset'), offsetMs: z.number().int() }),
 ])
 
-export const clockAdvanceSchema = z.strictObject({ ms: z.number().int().min(0).max(366 * 24 * 3600 * 1000) })
+export const clockAdvanceSchema = z.strictObject({
+  ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 3600 * 1000),
+})
 
 export const clockStateSchema = z.object({
   mode: z.enum(['real', 'frozen', 'offset']),

@@ -72,10 +72,38 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: 2,
+    name: 'bets',
+    // Shared by the games (which write bets) and the agent programme (which reads settled turnover).
+    sql: `
+      CREATE TABLE bets (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        game TEXT NOT NULL,
+        round_id TEXT NOT NULL,
+        bet_type TEXT NOT NULL,
+        stake_micro INTEGER NOT NULL CHECK (stake_micro > 0),
+        odds TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'won', 'lost', 'draw')),
+        payout_micro INTEGER NOT NULL DEFAULT 0 CHECK (payout_micro >= 0),
+        source TEXT NOT NULL DEFAULT 'app' CHECK (source IN ('app', 'transfer')),
+        placed_at INTEGER NOT NULL,
+        settled_at INTEGER
+      );
+      CREATE INDEX bets_round ON bets(game, round_id, status);
+      CREATE INDEX bets_player_time ON bets(player_id, placed_at DESC, id DESC);
+      CREATE INDEX bets_settled ON bets(settled_at) WHERE settled_at IS NOT NULL;
+    `,
+  },
+  // Id ranges, so domains can add migrations side by side: wallet 100–199, games 200–299,
+  // agent and content 300–399, tester's API 400–499.
 ]
 
 export function migrate(db: Db): number {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`)
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+  )
   const applied = new Set(
     db
       .prepare('SELECT id FROM schema_migrations')
@@ -84,11 +112,15 @@ export function migrate(db: Db): number {
       .map((v) => Number(v)),
   )
   let count = 0
-  for (const m of MIGRATIONS) {
+  for (const m of [...MIGRATIONS].sort((a, b) => a.id - b.id)) {
     if (applied.has(m.id)) continue
     db.transaction(() => {
       db.exec(m.sql)
-      db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)').run(m.id, m.name, Date.now())
+      db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)').run(
+        m.id,
+        m.name,
+        Date.now(),
+      )
     }).immediate()
     count++
   }

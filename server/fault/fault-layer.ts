@@ -1,10 +1,10 @@
-import type { Socket } from 'node:net'
 import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { CODE } from '../../shared/envelope'
 import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
 import type { FaultAction } from '../../shared/emu-control'
+import { CODE } from '../../shared/envelope'
 import { MSG } from '../../shared/messages'
 import type { EmuClock } from '../emulator/clock'
 import { type Firing, RuleStore } from './rule-store'
@@ -20,7 +20,8 @@ interface SessionLimit {
 
 type SessionListener = (token: string, fault: SessionFault) => void
 
-const MALFORMED_BODY = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>'
+const MALFORMED_BODY =
+  '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>'
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

@@ -45,7 +45,14 @@ export class RuleStore {
 
   add(input: FaultRuleInput, now: number): FaultRule {
     const parsed = faultRuleInputSchema.parse(input)
-    const rule: FaultRule = { ...parsed, id: randomUUID(), createdAt: now, matched: 0, fired: 0, spent: false }
+    const rule: FaultRule = {
+      ...parsed,
+      id: randomUUID(),
+      createdAt: now,
+      matched: 0,
+      fired: 0,
+      spent: false,
+    }
     this.rules.push({ rule, pathRe: globToRegExp(parsed.match.path) })
     return rule
   }

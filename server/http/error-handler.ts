@@ -30,8 +30,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const known = error.code ? CLIENT_ERRORS[error.code] : undefined
     const status = error.statusCode ?? 500
-    if (known) return reply.code(status >= 400 && status < 500 ? status : 400).send(failure(known.code, known.msg))
-    if (status === 429) return reply.code(429).send(failure(CODE.rateLimited, error.message || SERVER_MSG.rateLimited))
+    if (known)
+      return reply.code(status >= 400 && status < 500 ? status : 400).send(failure(known.code, known.msg))
+    if (status === 429)
+      return reply.code(429).send(failure(CODE.rateLimited, error.message || SERVER_MSG.rateLimited))
     if (status === 413) return reply.code(413).send(failure(CODE.payloadTooLarge, SERVER_MSG.payloadTooLarge))
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'client error')

@@ -9,7 +9,12 @@ export class RequestValidationError extends Error {
   readonly code = 'FST_ERR_VALIDATION'
 }
 
-const PARTS: Record<string, string> = { querystring: 'query', body: 'body', params: 'params', headers: 'headers' }
+const PARTS: Record<string, string> = {
+  querystring: 'query',
+  body: 'body',
+  params: 'params',
+  headers: 'headers',
+}
 
 /** Validates each request part with the contract's zod schema, before any handler runs. */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =

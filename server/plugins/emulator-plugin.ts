@@ -4,13 +4,13 @@ import { TOKEN_HEADER } from '../../shared/constants'
 import type { Config } from '../config'
 import { type Db, openDatabase } from '../db/database'
 import { migrate } from '../db/migrations'
-import { sessionExpired } from '../http/api-error'
-import { AccountService } from '../emulator/account/account-service'
 import { accountSeeder, demoLogin } from '../emulator/account/account-seeder'
+import { AccountService } from '../emulator/account/account-service'
 import type { EmuClock } from '../emulator/clock'
 import { LedgerRepository } from '../emulator/ledger/ledger-repository'
 import { isSeeded, reseed, type Seeder } from '../emulator/seed'
 import { Ticker } from '../emulator/ticker'
+import { sessionExpired } from '../http/api-error'
 
 export interface AuthedPlayer {
   readonly id: number

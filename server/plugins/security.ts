@@ -33,7 +33,11 @@ export const security = fp(
     await app.register(fastifyRateLimit, {
       global: false,
       errorResponseBuilder: (_request, context) =>
-        new ApiError(CODE.rateLimited, `${SERVER_MSG.rateLimited}（${Math.ceil(context.ttl / 1000)} 秒后重试）`, 429),
+        new ApiError(
+          CODE.rateLimited,
+          `${SERVER_MSG.rateLimited}（${Math.ceil(context.ttl / 1000)} 秒后重试）`,
+          429,
+        ),
     })
   },
   { name: 'security' },

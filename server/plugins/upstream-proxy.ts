@@ -5,7 +5,10 @@ import type { FastifyInstance } from 'fastify'
  * Proxy mode: /api/* goes to the upstream unchanged (method, path, query, headers, body,
  * status). Bodies stream through untouched; connections to the upstream are pooled and kept alive.
  */
-export async function upstreamProxy(app: FastifyInstance, opts: { upstream: string; connections: number }): Promise<void> {
+export async function upstreamProxy(
+  app: FastifyInstance,
+  opts: { upstream: string; connections: number },
+): Promise<void> {
   await app.register(fastifyHttpProxy, {
     upstream: opts.upstream,
     prefix: '/api',

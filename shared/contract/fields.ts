@@ -4,7 +4,13 @@ import { z } from 'zod'
 
 const numeric = (error: string) =>
   z
-    .union([z.number(), z.string().trim().regex(/^-?\d+$/, { error })])
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d+$/, { error }),
+    ])
     .transform(Number)
 
 export const idParam = numeric('必须是正整数').pipe(

@@ -11,9 +11,13 @@ export const requestErrorMap: z.core.$ZodErrorMap = (issue) => {
       if (issue.input === undefined) return '不能为空'
       return `类型错误，应为 ${issue.expected}`
     case 'too_small':
-      return issue.origin === 'string' ? `长度不能少于 ${String(issue.minimum)}` : `不能小于 ${String(issue.minimum)}`
+      return issue.origin === 'string'
+        ? `长度不能少于 ${String(issue.minimum)}`
+        : `不能小于 ${String(issue.minimum)}`
     case 'too_big':
-      return issue.origin === 'string' ? `长度不能超过 ${String(issue.maximum)}` : `不能大于 ${String(issue.maximum)}`
+      return issue.origin === 'string'
+        ? `长度不能超过 ${String(issue.maximum)}`
+        : `不能大于 ${String(issue.maximum)}`
     case 'invalid_format':
       return '格式不正确'
     case 'invalid_value':

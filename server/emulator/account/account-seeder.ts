@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { toMicro } from '../../../shared/money'
-import { LedgerRepository } from '../ledger/ledger-repository'
 import { loadFixture } from '../fixtures'
+import { LedgerRepository } from '../ledger/ledger-repository'
 import type { Seeder } from '../seed'
 import { hashPassword } from './passwords'
 
@@ -69,7 +69,8 @@ export const accountSeeder: Seeder = async ({ fixturesDir, now }) => {
     const ids = new Map<string, number>()
     for (const p of hashed) {
       const id = Number(
-        insert.run(p.phone, p.nickname, p.passwordHash, p.payHash, p.invite_code, p.vip_level, now).lastInsertRowid,
+        insert.run(p.phone, p.nickname, p.passwordHash, p.payHash, p.invite_code, p.vip_level, now)
+          .lastInsertRowid,
       )
       ids.set(p.invite_code, id)
       // Opening balances arrive as a bonus through the ledger, like any other credit.
@@ -78,7 +79,15 @@ export const accountSeeder: Seeder = async ({ fixturesDir, now }) => {
         ['TRX', p.trx_balance],
       ] as const) {
         const micro = toMicro(value)
-        if (micro > 0) ledger.post({ playerId: id, currency, type: 'bonus', amountMicro: micro, memo: '开户赠送', at: now })
+        if (micro > 0)
+          ledger.post({
+            playerId: id,
+            currency,
+            type: 'bonus',
+            amountMicro: micro,
+            memo: '开户赠送',
+            at: now,
+          })
       }
     }
     for (const p of hashed) {
@@ -87,13 +96,20 @@ export const accountSeeder: Seeder = async ({ fixturesDir, now }) => {
       if (inviterId === undefined) throw new Error(`fixture players.json: unknown inviter ${p.inviter}`)
       db.prepare('UPDATE players SET inviter_id = ? WHERE invite_code = ?').run(inviterId, p.invite_code)
     }
-    const ann = db.prepare('INSERT INTO announcements (title, content, pinned, published_at) VALUES (?, ?, ?, ?)')
-    for (const a of announcements) ann.run(a.title, a.content, a.pinned ? 1 : 0, now - a.published_hours_ago * 3_600_000)
+    const ann = db.prepare(
+      'INSERT INTO announcements (title, content, pinned, published_at) VALUES (?, ?, ?, ?)',
+    )
+    for (const a of announcements)
+      ann.run(a.title, a.content, a.pinned ? 1 : 0, now - a.published_hours_ago * 3_600_000)
   }
 }
 
 /** The demo login the README and the start-up log print. */
-export function demoLogin(fixturesDir: string): { phone: string; password: string; payPassword: string | undefined } {
+export function demoLogin(fixturesDir: string): {
+  phone: string
+  password: string
+  payPassword: string | undefined
+} {
   const { players } = loadFixture(fixturesDir, 'players.json', playersFixtureSchema)
   const [demo] = players
   if (!demo) throw new Error('fixture players.json has no players')

@@ -37,7 +37,8 @@ export class AccountService {
   sendSms(phone: string, purpose: SmsPurpose): { resend_in: number; expires_in: number } {
     const now = this.clock.now()
     return immediate(this.db, () => {
-      if (purpose === 'register' && this.accounts.findByPhone(phone)) throw fail(SERVER_MSG.phoneTaken, CODE.conflict)
+      if (purpose === 'register' && this.accounts.findByPhone(phone))
+        throw fail(SERVER_MSG.phoneTaken, CODE.conflict)
       const last = this.sms.latest(phone, purpose)
       if (last && now - last.sent_at < this.config.SMS_RESEND_MS) {
         const wait = Math.ceil((this.config.SMS_RESEND_MS - (now - last.sent_at)) / 1000)
@@ -45,7 +46,10 @@ export class AccountService {
       }
       const row = this.sms.issue(phone, purpose, now, this.config.SMS_TTL_MS)
       // No SMS leaves the machine: the code is logged and readable through /__emu/sms.
-      this.log.info({ phone: maskPhone(phone), purpose, smsCode: row.code }, 'SMS code issued (emulator, not sent)')
+      this.log.info(
+        { phone: maskPhone(phone), purpose, smsCode: row.code },
+        'SMS code issued (emulator, not sent)',
+      )
       return {
         resend_in: Math.ceil(this.config.SMS_RESEND_MS / 1000),
         expires_in: Math.ceil(this.config.SMS_TTL_MS / 1000),
@@ -122,7 +126,12 @@ export class AccountService {
     return { balance: formatMicro(row.balance_micro), trx_balance: formatMicro(row.trx_balance_micro) }
   }
 
-  async changePassword(playerId: number, token: string, oldPassword: string, newPassword: string): Promise<null> {
+  async changePassword(
+    playerId: number,
+    token: string,
+    oldPassword: string,
+    newPassword: string,
+  ): Promise<null> {
     const player = this.accounts.findById(playerId)
     if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
     if (!(await verifyPassword(player.password_hash, oldPassword))) throw fail(SERVER_MSG.wrongOldPassword)

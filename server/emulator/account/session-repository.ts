@@ -19,7 +19,9 @@ export class SessionRepository {
   private readonly endForPlayer
 
   constructor(db: Db) {
-    this.insert = db.prepare('INSERT INTO sessions (token_hash, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+    this.insert = db.prepare(
+      'INSERT INTO sessions (token_hash, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+    )
     this.byHash = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE token_hash = ?')
     this.end = db.prepare('UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL')
     this.endForPlayer = db.prepare(

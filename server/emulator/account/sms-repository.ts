@@ -27,7 +27,9 @@ export class SmsRepository {
 
   list(phone?: string): SmsCodeRow[] {
     return phone
-      ? this.db.prepare<[string], SmsCodeRow>('SELECT * FROM sms_codes WHERE phone = ? ORDER BY sent_at DESC').all(phone)
+      ? this.db
+          .prepare<[string], SmsCodeRow>('SELECT * FROM sms_codes WHERE phone = ? ORDER BY sent_at DESC')
+          .all(phone)
       : this.db.prepare<[], SmsCodeRow>('SELECT * FROM sms_codes ORDER BY sent_at DESC LIMIT 100').all()
   }
 
@@ -58,10 +60,14 @@ export class SmsRepository {
     const row = this.latest(phone, purpose)
     if (!row || row.used_at !== null || row.expires_at <= now || row.attempts >= MAX_ATTEMPTS) return false
     if (row.code !== code) {
-      this.db.prepare('UPDATE sms_codes SET attempts = attempts + 1 WHERE phone = ? AND purpose = ?').run(phone, purpose)
+      this.db
+        .prepare('UPDATE sms_codes SET attempts = attempts + 1 WHERE phone = ? AND purpose = ?')
+        .run(phone, purpose)
       return false
     }
-    this.db.prepare('UPDATE sms_codes SET used_at = ? WHERE phone = ? AND purpose = ?').run(now, phone, purpose)
+    this.db
+      .prepare('UPDATE sms_codes SET used_at = ? WHERE phone = ? AND purpose = ?')
+      .run(now, phone, purpose)
     return true
   }
 }

@@ -8,9 +8,10 @@ export class AnnouncementRepository {
   private readonly published
 
   constructor(db: Db) {
-    this.published = db.prepare<[number], { id: number; title: string; content: string; pinned: number; published_at: number }>(
-      'SELECT * FROM announcements WHERE published_at <= ? ORDER BY pinned DESC, published_at DESC LIMIT 50',
-    )
+    this.published = db.prepare<
+      [number],
+      { id: number; title: string; content: string; pinned: number; published_at: number }
+    >('SELECT * FROM announcements WHERE published_at <= ? ORDER BY pinned DESC, published_at DESC LIMIT 50')
   }
 
   /** Published by `now`, pinned first, newest first. */

@@ -62,9 +62,21 @@ export class LedgerRepository {
       throw new RangeError(`bad ledger amount ${p.amountMicro}`)
     }
     if (!this.db.inTransaction) throw new Error('ledger postings must run inside a transaction')
-    const row = this.credit[p.currency].pluck().get(p.amountMicro, p.playerId, p.amountMicro) as number | undefined
-    if (row === undefined) throw new InsufficientFundsError(`insufficient ${p.currency} for player ${p.playerId}`)
-    const info = this.insert.run(p.playerId, p.currency, p.type, p.amountMicro, row, p.ref ?? null, p.memo ?? '', p.at)
+    const row = this.credit[p.currency].pluck().get(p.amountMicro, p.playerId, p.amountMicro) as
+      | number
+      | undefined
+    if (row === undefined)
+      throw new InsufficientFundsError(`insufficient ${p.currency} for player ${p.playerId}`)
+    const info = this.insert.run(
+      p.playerId,
+      p.currency,
+      p.type,
+      p.amountMicro,
+      row,
+      p.ref ?? null,
+      p.memo ?? '',
+      p.at,
+    )
     return { id: Number(info.lastInsertRowid), balanceAfterMicro: row }
   }
 

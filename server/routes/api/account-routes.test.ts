@@ -25,10 +25,18 @@ async function smsCode(phone: string): Promise<string> {
 }
 
 async function registerAndLogin(phone: string, password = 'secret123') {
-  const sms = await t.app.inject({ method: 'POST', url: '/api/sms/send', ...form({ phone, purpose: 'register' }) })
+  const sms = await t.app.inject({
+    method: 'POST',
+    url: '/api/sms/send',
+    ...form({ phone, purpose: 'register' }),
+  })
   expect(sms.json()).toMatchObject({ code: 1, data: { resend_in: 60, expires_in: 300 } })
   const code = await smsCode(phone)
-  const reg = await t.app.inject({ method: 'POST', url: '/api/users/register', ...form({ phone, code, password }) })
+  const reg = await t.app.inject({
+    method: 'POST',
+    url: '/api/users/register',
+    ...form({ phone, code, password }),
+  })
   expect(reg.json()).toMatchObject({ code: 1 })
   return t.login(phone, password)
 }
@@ -41,7 +49,11 @@ describe('accounts and sessions', () => {
     const bal = await t.app.inject({ url: `/api/api/getBalance?player_id=${playerId}`, headers })
     expect(bal.json()).toEqual({ code: 1, msg: '成功', data: { balance: '0.00', trx_balance: '0.00' } })
     const info = await t.app.inject({ url: `/api/users/info?player_id=${playerId}`, headers })
-    expect(info.json().data).toMatchObject({ player_id: playerId, phone: '137***7000', has_pay_password: false })
+    expect(info.json().data).toMatchObject({
+      player_id: playerId,
+      phone: '137***7000',
+      has_pay_password: false,
+    })
 
     const change = await t.app.inject({
       method: 'POST',
@@ -132,7 +144,11 @@ describe('accounts and sessions', () => {
       ...form({ pay_password: '112233', login_password: 'nope' }, headers),
     })
     expect(wrong.json()).toMatchObject({ code: 0, msg: '登录密码错误' })
-    const sms = await t.app.inject({ method: 'POST', url: '/api/sms/send', ...form({ purpose: 'pay_password' }, headers) })
+    const sms = await t.app.inject({
+      method: 'POST',
+      url: '/api/sms/send',
+      ...form({ purpose: 'pay_password' }, headers),
+    })
     expect(sms.json().code).toBe(1)
     const code = await smsCode(DEMO.phone)
     const viaSms = await t.app.inject({
@@ -145,7 +161,8 @@ describe('accounts and sessions', () => {
 
   it('keeps SMS codes to a resend interval and an expiry', async () => {
     const phone = '13700137002'
-    const send = () => t.app.inject({ method: 'POST', url: '/api/sms/send', ...form({ phone, purpose: 'register' }) })
+    const send = () =>
+      t.app.inject({ method: 'POST', url: '/api/sms/send', ...form({ phone, purpose: 'register' }) })
     expect((await send()).json().code).toBe(1)
     const again = (await send()).json()
     expect(again.code).toBe(CODE.rateLimited)

@@ -11,9 +11,9 @@ import {
   userInfo,
 } from '../../../shared/contract/account'
 import type { Config } from '../../config'
+import { AnnouncementRepository } from '../../emulator/content/announcement-repository'
 import { invalidInput } from '../../http/api-error'
 import { contractRoute } from '../../http/contract-route'
-import { AnnouncementRepository } from '../../emulator/content/announcement-repository'
 
 const MINUTE = 60_000
 
@@ -57,7 +57,9 @@ export async function accountRoutes(app: FastifyInstance, opts: { config: Config
     service.changePassword(player.id, player.token, body.old_password, body.new_password),
   )
 
-  contractRoute(app, updatePaymentPassword, ({ player, body }) => service.updatePaymentPassword(player.id, body))
+  contractRoute(app, updatePaymentPassword, ({ player, body }) =>
+    service.updatePaymentPassword(player.id, body),
+  )
 
   const announcements = new AnnouncementRepository(app.emu.db)
   contractRoute(app, announcement, () => ({ list: announcements.list(app.emu.clock.now()) }))

@@ -10,9 +10,9 @@ import {
 } from '../../../shared/emu-control'
 import { CODE } from '../../../shared/envelope'
 import type { Config } from '../../config'
+import type { EmuClock } from '../../emulator/clock'
 import { ApiError, notFound } from '../../http/api-error'
 import { ok } from '../../http/envelope'
-import type { EmuClock } from '../../emulator/clock'
 
 const ADMIN_HEADER = 'x-emu-admin-token'
 
@@ -20,7 +20,10 @@ const ADMIN_HEADER = 'x-emu-admin-token'
  * The tester's API under /__emu. On in emulator mode; in proxy mode only when an admin token is
  * configured; whenever one is configured, every call must carry it.
  */
-export async function controlRoutes(app: FastifyInstance, opts: { config: Config; clock: EmuClock }): Promise<void> {
+export async function controlRoutes(
+  app: FastifyInstance,
+  opts: { config: Config; clock: EmuClock },
+): Promise<void> {
   const { config, clock } = opts
   const emulated = config.MODE === 'emulator'
   const r = app.withTypeProvider<ZodTypeProvider>()
@@ -58,8 +61,10 @@ export async function controlRoutes(app: FastifyInstance, opts: { config: Config
   r.post('/faults', { schema: { body: faultRuleInputSchema } }, async (request) =>
     ok(app.faults.rules.add(request.body, clock.now())),
   )
-  r.get('/faults', { schema: { querystring: z.strictObject({ scope: z.string().optional() }) } }, async (request) =>
-    ok(app.faults.rules.list(request.query.scope)),
+  r.get(
+    '/faults',
+    { schema: { querystring: z.strictObject({ scope: z.string().optional() }) } },
+    async (request) => ok(app.faults.rules.list(request.query.scope)),
   )
   r.get('/faults/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => {
     const rule = app.faults.rules.get(request.params.id)
@@ -70,8 +75,10 @@ export async function controlRoutes(app: FastifyInstance, opts: { config: Config
     if (!app.faults.rules.remove(request.params.id)) throw notFound('规则不存在')
     return ok(null)
   })
-  r.delete('/faults', { schema: { querystring: z.strictObject({ scope: z.string().optional() }) } }, async (request) =>
-    ok({ removed: app.faults.rules.clear(request.query.scope) }),
+  r.delete(
+    '/faults',
+    { schema: { querystring: z.strictObject({ scope: z.string().optional() }) } },
+    async (request) => ok({ removed: app.faults.rules.clear(request.query.scope) }),
   )
 
   r.post(
@@ -88,7 +95,10 @@ export async function controlRoutes(app: FastifyInstance, opts: { config: Config
       schema: {
         params: z.object({ token: z.string().min(1) }),
         body: z
-          .strictObject({ ms: z.number().int().min(0).optional(), requests: z.number().int().min(0).optional() })
+          .strictObject({
+            ms: z.number().int().min(0).optional(),
+            requests: z.number().int().min(0).optional(),
+          })
           .refine((b) => b.ms !== undefined || b.requests !== undefined, { error: 'give ms or requests' }),
       },
     },
@@ -111,8 +121,12 @@ export async function controlRoutes(app: FastifyInstance, opts: { config: Config
     return ok(clock.state())
   })
 
-  r.get('/sms', { schema: { querystring: z.strictObject({ phone: z.string().optional() }) } }, async (request) => {
-    emulatorOnly()
-    return ok(app.emu.accounts.sms.list(request.query.phone))
-  })
+  r.get(
+    '/sms',
+    { schema: { querystring: z.strictObject({ phone: z.string().optional() }) } },
+    async (request) => {
+      emulatorOnly()
+      return ok(app.emu.accounts.sms.list(request.query.phone))
+    },
+  )
 }
