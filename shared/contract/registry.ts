@@ -10,6 +10,7 @@ import {
   userInfo,
 } from './account'
 import type { Endpoint } from './endpoint'
+import { WALLET_ENDPOINTS } from './wallet'
 
 /** Every endpoint, for OpenAPI and for the checks that run over all of them. */
 export const ENDPOINTS: readonly Endpoint[] = [
@@ -22,4 +23,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   register,
   changePassword,
   updatePaymentPassword,
+  ...WALLET_ENDPOINTS,
 ]
