@@ -1,0 +1,112 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { AWARD_HIGHLIGHT } from '../../../shared/constants'
+import { awardParts, mask, truncate } from './format'
+
+const HASH = '0000000005f5e100ff04c02e43c69f29cd97bdd469a12b0d171a09b933ec36e5'
+
+describe('truncate', () => {
+  it('keeps the first N and last M characters around "..."', () => {
+    expect(truncate('TXYZabcdefghijklmnopq1234', 4, 4)).toBe('TXYZ...1234')
+    expect(truncate(HASH, 6, 6)).toBe('000000...ec36e5')
+  })
+
+  it('leaves text unchanged when cutting would not shorten it', () => {
+    expect(truncate('', 3, 3)).toBe('')
+    expect(truncate('abcdef', 3, 3)).toBe('abcdef')
+    expect(truncate('abcdefghi', 3, 3)).toBe('abcdefghi')
+    expect(truncate('abcdefghij', 3, 3)).toBe('abc...hij')
+  })
+
+  it('allows an empty head or tail', () => {
+    expect(truncate('abcdefghij', 0, 2)).toBe('...ij')
+    expect(truncate('abcdefghij', 2, 0)).toBe('ab...')
+  })
+
+  it('never splits a surrogate pair', () => {
+    expect(truncate('😀😀😀😀😀😀😀😀😀😀', 1, 1)).toBe('😀...😀')
+  })
+
+  it('treats negative or fractional counts as whole non-negative numbers', () => {
+    expect(truncate('abcdefghij', -1, 2.9)).toBe('...ij')
+  })
+
+  it('is never longer than its input, and keeps the ends', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.nat(20), fc.nat(20), (text, head, tail) => {
+        const out = truncate(text, head, tail)
+        expect(out.length).toBeLessThanOrEqual(text.length)
+        if (out !== text) {
+          expect(out).toBe(`${text.slice(0, head)}...${tail === 0 ? '' : text.slice(-tail)}`)
+        }
+      }),
+    )
+  })
+})
+
+describe('mask', () => {
+  it('replaces the middle with three asterisks by default', () => {
+    expect(mask('13812345678', { keepHead: 3, keepTail: 4 })).toBe('138***5678')
+  })
+
+  it('takes another number of stars', () => {
+    expect(mask('13812345678', { keepHead: 3, keepTail: 4, stars: 5 })).toBe('138*****5678')
+  })
+
+  it('does not reveal how long the hidden part is', () => {
+    expect(mask('1234567890123456', { keepHead: 2, keepTail: 2 })).toBe('12***56')
+    expect(mask('12345', { keepHead: 2, keepTail: 2 })).toBe('12***45')
+  })
+
+  it('shows only the stars when there is no middle to hide', () => {
+    expect(mask('1234', { keepHead: 2, keepTail: 2 })).toBe('***')
+    expect(mask('12', { keepHead: 3, keepTail: 4 })).toBe('***')
+  })
+
+  it('keeps an empty string empty', () => {
+    expect(mask('', { keepHead: 1, keepTail: 1 })).toBe('')
+  })
+
+  it('never shows the whole of a non-empty value', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.nat(10), fc.nat(10), (text, keepHead, keepTail) => {
+        const out = mask(text, { keepHead, keepTail })
+        expect(out).toContain('***')
+        expect(out).not.toBe(text)
+      }),
+    )
+  })
+})
+
+describe('awardParts', () => {
+  it('shortens a 64-character block hash to 34 characters with a leading 00...', () => {
+    const { lead, highlight } = awardParts(HASH)
+    expect(highlight).toBe('6e5')
+    expect(lead).toBe('00...7bdd469a12b0d171a09b933ec3')
+    expect(`${lead}${highlight}`).toHaveLength(AWARD_HIGHLIGHT.maxLength)
+    expect(`${lead}${highlight}`).toBe(`00...${HASH.slice(-29)}`)
+  })
+
+  it('shows a string of at most 34 characters whole', () => {
+    const short = HASH.slice(-34)
+    expect(awardParts(short)).toEqual({ lead: short.slice(0, -3), highlight: short.slice(-3) })
+    expect(awardParts('abc123')).toEqual({ lead: 'abc', highlight: '123' })
+  })
+
+  it('highlights everything when there are 3 characters or fewer', () => {
+    expect(awardParts('ab')).toEqual({ lead: '', highlight: 'ab' })
+    expect(awardParts('')).toEqual({ lead: '', highlight: '' })
+  })
+
+  it('always ends in the original last 3 characters and never exceeds 34', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9a-f]{0,80}$/), (hash) => {
+        const { lead, highlight } = awardParts(hash)
+        expect(highlight).toBe(hash.slice(-3))
+        const shown = `${lead}${highlight}`
+        expect(shown.length).toBeLessThanOrEqual(AWARD_HIGHLIGHT.maxLength)
+        expect(shown.startsWith('00...')).toBe(hash.length > AWARD_HIGHLIGHT.maxLength)
+      }),
+    )
+  })
+})

@@ -1,0 +1,75 @@
+import { AWARD_HIGHLIGHT, MASK_STARS } from '../../../shared/constants'
+
+const ELLIPSIS = '...'
+
+/** Splits by code point so that a surrogate pair is never cut in half. */
+function chars(text: string): string[] {
+  return Array.from(text)
+}
+
+function count(n: number): number {
+  return Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0
+}
+
+/**
+ * Keeps the first `head` and last `tail` characters joined by `...`.
+ * The text comes back unchanged when cutting would not make it shorter
+ * (length ≤ head + tail + 3), so a short value never grows an ellipsis.
+ */
+export function truncate(text: string, head: number, tail: number): string {
+  const all = chars(text)
+  const h = count(head)
+  const t = count(tail)
+  if (all.length <= h + t + ELLIPSIS.length) return text
+  return `${all.slice(0, h).join('')}${ELLIPSIS}${t === 0 ? '' : all.slice(-t).join('')}`
+}
+
+export interface MaskOptions {
+  keepHead: number
+  keepTail: number
+  /** How many asterisks stand for the hidden middle. */
+  stars?: number
+}
+
+/**
+ * Replaces the middle with asterisks: `mask('13812345678', { keepHead: 3, keepTail: 4 })` → `138***5678`.
+ * The number of stars is fixed, so the output does not reveal the hidden length.
+ * When the text is too short to have a middle, only the stars are shown: a mask fails closed
+ * rather than revealing the whole value.
+ */
+export function mask(text: string, { keepHead, keepTail, stars = MASK_STARS }: MaskOptions): string {
+  if (text === '') return ''
+  const all = chars(text)
+  const h = count(keepHead)
+  const t = count(keepTail)
+  const middle = '*'.repeat(count(stars))
+  if (all.length <= h + t) return middle
+  return `${all.slice(0, h).join('')}${middle}${t === 0 ? '' : all.slice(-t).join('')}`
+}
+
+export interface AwardParts {
+  /** Plain part, including the leading `00...` when the string was shortened. */
+  lead: string
+  /** The last characters, rendered in AWARD_HIGHLIGHT.color by the component. */
+  highlight: string
+}
+
+/**
+ * Splits a block hash for display as the award string (spec §2, game rules §6).
+ *
+ * A hash of at most AWARD_HIGHLIGHT.maxLength (34) characters is shown whole. A longer one keeps its
+ * tail — the part that decides the game — behind the `00...` prefix, so the shown text, prefix
+ * included, is exactly 34 characters: `00...` + the last 29. The prefix stands for the run of leading
+ * zeros a TRON block hash starts with. The last 3 characters are always the highlight.
+ */
+export function awardParts(hash: string): AwardParts {
+  const { chars: highlightChars, maxLength, prefix } = AWARD_HIGHLIGHT
+  const all = chars(hash)
+  const shortened = all.length > maxLength
+  const kept = shortened ? all.slice(-(maxLength - prefix.length)) : all
+  const cut = Math.max(0, kept.length - highlightChars)
+  return {
+    lead: `${shortened ? prefix : ''}${kept.slice(0, cut).join('')}`,
+    highlight: kept.slice(cut).join(''),
+  }
+}
