@@ -31,9 +31,18 @@ const REDACT = [
 ]
 
 /** Builds the whole server without listening; tests call `inject` on it, main.ts listens. */
-export async function buildApp(config: Config, clock = new EmuClock()): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  clock = new EmuClock(),
+  /** Where log lines go; stdout unless a test wants to read them. */
+  logStream?: NodeJS.WritableStream,
+): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      ...(logStream ? { stream: logStream } : {}),
+    },
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     return503OnClosing: true,
@@ -43,6 +52,17 @@ export async function buildApp(config: Config, clock = new EmuClock()): Promise<
 
   app.setValidatorCompiler(zodValidatorCompiler)
   installErrorHandler(app)
+
+  // Graceful shutdown: requests in flight finish, and their keep-alive connections close after
+  // the answer instead of holding the shutdown open.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close')
+    return payload
+  })
 
   await app.register(security, { frameHosts: [] })
   await app.register(faultLayerPlugin, { clock })
@@ -61,6 +81,7 @@ export async function buildApp(config: Config, clock = new EmuClock()): Promise<
     await app.register(upstreamProxy, {
       upstream: config.UPSTREAM_URL,
       connections: config.PROXY_CONNECTIONS,
+      bodyLimit: config.BODY_LIMIT,
     })
   }
 

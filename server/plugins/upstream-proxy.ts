@@ -1,5 +1,8 @@
 import fastifyHttpProxy from '@fastify/http-proxy'
 import type { FastifyInstance } from 'fastify'
+import { CODE } from '../../shared/envelope'
+import { SERVER_MSG } from '../../shared/messages'
+import { failure } from '../http/envelope'
 
 /**
  * Proxy mode: /api/* goes to the upstream unchanged (method, path, query, headers, body,
@@ -7,8 +10,20 @@ import type { FastifyInstance } from 'fastify'
  */
 export async function upstreamProxy(
   app: FastifyInstance,
-  opts: { upstream: string; connections: number },
+  opts: { upstream: string; connections: number; bodyLimit: number },
 ): Promise<void> {
+  // Like any front proxy, refuse an oversized body before streaming it upstream: an upstream that
+  // answers 413 and closes mid-upload would otherwise surface as a broken connection.
+  app.addHook('onRequest', async (request, reply) => {
+    const length = Number(request.headers['content-length'] ?? 0)
+    if (length > opts.bodyLimit) {
+      reply
+        .code(413)
+        .header('connection', 'close')
+        .send(failure(CODE.payloadTooLarge, SERVER_MSG.payloadTooLarge))
+      return reply
+    }
+  })
   await app.register(fastifyHttpProxy, {
     upstream: opts.upstream,
     prefix: '/api',
@@ -19,10 +34,6 @@ export async function upstreamProxy(
       pipelining: 1,
       keepAliveTimeout: 60_000,
       keepAliveMaxTimeout: 600_000,
-    },
-    replyOptions: {
-      // Pass the upstream's headers through, apart from hop-by-hop ones the proxy itself manages.
-      rewriteHeaders: (headers) => headers,
     },
   })
 }

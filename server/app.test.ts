@@ -1,0 +1,92 @@
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { buildApp } from './app'
+import { testConfig } from './config'
+import { DEMO, multipartBody } from './test-support/test-app'
+
+describe('the server', () => {
+  it('sends security headers with a CSP that allows no inline script', async () => {
+    const app = await buildApp(testConfig())
+    try {
+      const res = await app.inject({ url: '/api/api2/announcement' })
+      const csp = String(res.headers['content-security-policy'])
+      const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? ''
+      expect(scriptSrc.trim()).toBe("script-src 'self'")
+      expect(csp).toContain("object-src 'none'")
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
+      expect(res.headers['strict-transport-security']).toBeDefined()
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('answers an unexpected error with the envelope and no stack', async () => {
+    const app = await buildApp(testConfig())
+    app.get('/api/test-only/boom', async () => {
+      throw new Error('database password is hunter2')
+    })
+    try {
+      const res = await app.inject({ url: '/api/test-only/boom' })
+      expect(res.statusCode).toBe(500)
+      expect(res.json()).toEqual({ code: 50000, msg: '服务器繁忙，请稍后再试', data: null })
+      expect(res.body).not.toContain('hunter2')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('answers unknown API paths with a 404 envelope', async () => {
+    const app = await buildApp(testConfig())
+    try {
+      const res = await app.inject({ url: '/api/nope' })
+      expect(res.statusCode).toBe(404)
+      expect(res.json()).toEqual({ code: 40400, msg: '接口不存在', data: null })
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('keeps the token header and passwords out of the log', async () => {
+    const lines: string[] = []
+    const stream = new PassThrough()
+    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)))
+    const app = await buildApp(testConfig({ LOG_LEVEL: 'trace' }), undefined, stream)
+    try {
+      const { payload, headers } = multipartBody({ phone: DEMO.phone, password: DEMO.password })
+      const login = await app.inject({ method: 'POST', url: '/api/login', payload, headers })
+      const token = login.json().data.token as string
+      await app.inject({ url: '/api/users/info?player_id=1', headers: { token } })
+      const wrong = multipartBody({ phone: DEMO.phone, password: 'Wrong-Secret-778' })
+      await app.inject({ method: 'POST', url: '/api/login', payload: wrong.payload, headers: wrong.headers })
+      app.log.info({ body: { password: 'Wrong-Secret-778', token } }, 'a line with secrets in it')
+      const log = lines.join('\n')
+      expect(log).toContain('/api/users/info')
+      expect(log).toContain('a line with secrets in it')
+      expect(log).not.toContain(token)
+      expect(log).not.toContain('Wrong-Secret-778')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('finishes in-flight requests on shutdown, then closes the database', async () => {
+    const app = await buildApp(testConfig())
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const address = app.server.address()
+    if (!address || typeof address === 'string') throw new Error('no address')
+    const base = `http://127.0.0.1:${address.port}`
+    await app.inject({
+      method: 'POST',
+      url: '/__emu/faults',
+      payload: { match: { path: '/api/api2/announcement' }, action: { type: 'delay', ms: 300 } },
+    })
+    const inFlight = fetch(`${base}/api/api2/announcement`)
+    await new Promise((r) => setTimeout(r, 100))
+    const closed = app.close()
+    const res = await inFlight
+    expect(res.status).toBe(200)
+    expect((await res.json()).code).toBe(1)
+    await closed
+    expect(app.emu.db.open).toBe(false)
+  })
+})

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config'
+
+describe('configuration from the environment', () => {
+  it('starts in emulator mode on port 3000 with nothing set', () => {
+    const config = loadConfig({})
+    expect(config.MODE).toBe('emulator')
+    expect(config.PORT).toBe(3000)
+    expect(config.DB_PATH).toMatch(/emulator\.db$/)
+  })
+
+  it('names a bad value and the value given', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError)
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT.*"eighty"/)
+    expect(() => loadConfig({ MODE: 'mock' })).toThrow(/MODE/)
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/)
+  })
+
+  it('requires UPSTREAM_URL in proxy mode', () => {
+    expect(() => loadConfig({ MODE: 'proxy' })).toThrow(/UPSTREAM_URL: is required when MODE=proxy/)
+    expect(() => loadConfig({ MODE: 'proxy', UPSTREAM_URL: 'not a url' })).toThrow(/UPSTREAM_URL/)
+    expect(loadConfig({ MODE: 'proxy', UPSTREAM_URL: 'http://127.0.0.1:4000' }).UPSTREAM_URL).toBe(
+      'http://127.0.0.1:4000',
+    )
+  })
+})
