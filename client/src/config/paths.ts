@@ -1,0 +1,48 @@
+/** Every path of the app (spec §2), in one place. */
+export const paths = {
+  root: '/',
+  home: '/home',
+  activity: '/activity',
+  service: '/service',
+  mine: '/mine',
+  topUp: '/hometopup',
+  withdraw: '/cash',
+  newbie: '/newbie',
+  betHistory: '/bethistory',
+  securityCenter: '/securitycenter',
+  passwordChange: '/pdchange',
+  payPasswordChange: '/paypdchange',
+  walletAddresses: '/address',
+  betAddresses: '/bet-address',
+  exchange: '/exchange',
+  topUpHistory: '/tophistory',
+  rebate: '/backwater',
+  finance: '/finance',
+  vpn: '/vpn',
+  prizePool: '/pond',
+  login: '/login',
+  gameBlock: '/games/qukuai',
+  gameTrend: '/games/zoushi',
+  gameHashSize: '/games/hassize',
+  gameFastThree: '/games/kuaisan',
+  gameTimeColour: '/games/shishicai',
+  gameRacing: '/games/saiche',
+  study: '/study',
+  inviteFriends: '/invite-friends',
+  performanceRecord: '/performance-record',
+  third: '/third',
+  testBet: '/test-bet',
+  activityImages: '/activity-images',
+  activityDetail: '/activity/detail',
+} as const
+
+export type AppPath = (typeof paths)[keyof typeof paths]
+
+/** `isreg`: 1 opens the register form; 0 is used after session loss. */
+export const LOGIN_QUERY = 'isreg'
+
+export const loginPath = (isreg?: 0 | 1): string =>
+  isreg === undefined ? paths.login : `${paths.login}?${LOGIN_QUERY}=${isreg}`
+
+/** Where a lost session lands (spec §8). */
+export const SESSION_LOST_PATH = loginPath(0)

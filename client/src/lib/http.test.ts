@@ -1,0 +1,209 @@
+// @vitest-environment happy-dom
+import type { AddressInfo } from 'node:net'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createTestApp, DEMO, type TestApp } from '../../../server/test-support/test-app'
+import { getBalance, login, sendSms, userInfo } from '../../../shared/contract/account'
+import type { FaultRuleInput } from '../../../shared/emu-control'
+import { MSG } from '../../../shared/messages'
+import { STORAGE_KEY } from '../../../shared/storage-keys'
+import { happyDom } from '../test-support/happy-dom'
+import { ApiError, callApi, setApiOrigin, showsLoadingToast } from './http'
+import { setNavigator } from './navigation'
+import { session } from './session-store'
+import { clearToast } from './toast'
+
+let server: TestApp
+const navigations: string[] = []
+
+beforeAll(async () => {
+  server = await createTestApp()
+  await server.app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = server.app.server.address() as AddressInfo
+  // The page and the API share an origin, as in production; relative /api paths resolve to it.
+  const origin = `http://127.0.0.1:${port}`
+  happyDom().setURL(`${origin}/home`)
+  setApiOrigin('')
+  setNavigator((to) => navigations.push(to))
+})
+
+afterAll(async () => {
+  setNavigator(null)
+  await server.close()
+})
+
+beforeEach(() => {
+  localStorage.clear()
+  navigations.length = 0
+})
+
+afterEach(async () => {
+  clearToast()
+  await server.app.inject({ method: 'DELETE', url: '/__emu/faults' })
+})
+
+async function addFault(rule: FaultRuleInput): Promise<void> {
+  const res = await server.app.inject({ method: 'POST', url: '/__emu/faults', payload: rule })
+  expect(res.statusCode).toBe(200)
+}
+
+async function signIn() {
+  const data = await callApi(login, { body: { phone: DEMO.phone, password: DEMO.password } })
+  session.signIn(data)
+  return data
+}
+
+/** Texts the page showed while `run` ran, so a toast that came and went is still seen. */
+async function shownDuring<T>(
+  run: () => Promise<T>,
+): Promise<{ texts: string; result: PromiseSettledResult<T> }> {
+  const seen: string[] = []
+  const observer = new MutationObserver(() => seen.push(document.body.textContent ?? ''))
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true })
+  const [result] = await Promise.allSettled([run()])
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  observer.disconnect()
+  seen.push(document.body.textContent ?? '')
+  return { texts: seen.join('\n'), result: result as PromiseSettledResult<T> }
+}
+
+async function expectToast(text: string) {
+  await vi.waitFor(() => expect(document.body.textContent).toContain(text))
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  )
+  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`)
+  return err
+}
+
+describe('callApi against the emulator', () => {
+  it('logs in with a multipart body and sends the stored token on later calls', async () => {
+    const data = await signIn()
+    expect(data.token).toMatch(/.+/)
+    expect(localStorage.getItem(STORAGE_KEY.token)).toBe(data.token)
+    const info = await callApi(userInfo, { query: { player_id: data.player_id } })
+    expect(info.player_id).toBe(data.player_id)
+    const balance = await callApi(getBalance, { query: { player_id: data.player_id } })
+    expect(balance.balance).toBe('1000.00')
+  })
+
+  it('sends urlencoded forms', async () => {
+    const phone = `139${String(Date.now()).slice(-8)}`
+    const data = await callApi(sendSms, { body: { phone, purpose: 'register' } })
+    expect(data.resend_in).toBeGreaterThan(0)
+  })
+
+  it('turns body code 10001 into the default message, clears the login and goes to /login?isreg=0', async () => {
+    const data = await signIn()
+    await addFault({ match: { path: '/api/users/info' }, action: { type: 'envelope', code: 10001 } })
+    const err = await rejection(callApi(userInfo, { query: { player_id: data.player_id } }))
+    expect(err.kind).toBe('session')
+    await expectToast(MSG.sessionExpired)
+    expect(localStorage.getItem(STORAGE_KEY.token)).toBeNull()
+    expect(localStorage.getItem(STORAGE_KEY.isLogin)).toBeNull()
+    expect(localStorage.getItem(STORAGE_KEY.loginData)).toBeNull()
+    expect(session.get().isLogin).toBe(false)
+    expect(navigations).toEqual(['/login?isreg=0'])
+  })
+
+  it('treats a missing token as a lost session (the server answers 10001)', async () => {
+    const err = await rejection(callApi(userInfo, { query: { player_id: 1 } }))
+    expect(err.kind).toBe('session')
+    expect(navigations).toEqual(['/login?isreg=0'])
+  })
+
+  it('shows the message of body code 401 and clears the same keys', async () => {
+    const data = await signIn()
+    await addFault({
+      match: { path: '/api/users/info' },
+      action: { type: 'envelope', code: 401, msg: '请重新登录' },
+    })
+    const err = await rejection(callApi(userInfo, { query: { player_id: data.player_id } }))
+    expect(err.kind).toBe('session')
+    await expectToast('请重新登录')
+    expect(localStorage.getItem(STORAGE_KEY.token)).toBeNull()
+    expect(localStorage.getItem(STORAGE_KEY.userInfo)).not.toBeNull()
+    expect(navigations).toEqual(['/login?isreg=0'])
+  })
+
+  it('treats HTTP 401 as a lost session whatever the body says', async () => {
+    const data = await signIn()
+    await addFault({
+      match: { path: '/api/api/getBalance' },
+      action: { type: 'status', status: 401, body: { code: 1, msg: 'ignored', data: null } },
+    })
+    const err = await rejection(callApi(getBalance, { query: { player_id: data.player_id } }))
+    expect(err.kind).toBe('unauthorized')
+    await expectToast(MSG.sessionExpired)
+    expect(localStorage.getItem(STORAGE_KEY.loginData)).toBeNull()
+    expect(navigations).toEqual(['/login?isreg=0'])
+  })
+
+  it.each([
+    [{ message: 'message 文本', msg: 'msg 文本' }, 'message 文本'],
+    [{ msg: 'msg 文本' }, 'msg 文本'],
+    [{}, MSG.requestFailed],
+  ])('shows message, else msg, else 请求失败 for other codes (%o)', async (texts, shown) => {
+    await addFault({
+      match: { path: '/api/api2/announcement' },
+      action: { type: 'envelope', code: 4321, ...texts },
+    })
+    const { announcement } = await import('../../../shared/contract/account')
+    const err = await rejection(callApi(announcement))
+    expect(err.kind).toBe('business')
+    expect(err.message).toBe(shown)
+    expect(err.details.code).toBe(4321)
+    await expectToast(shown)
+    expect(navigations).toEqual([])
+  })
+
+  it('reports a connection reset as a network error', async () => {
+    await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'reset' } })
+    const { announcement } = await import('../../../shared/contract/account')
+    const err = await rejection(callApi(announcement))
+    expect(err.kind).toBe('network')
+    await expectToast(MSG.network)
+  })
+
+  it('gives up after 10 s with the timeout message', async () => {
+    await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'hang' } })
+    const { announcement } = await import('../../../shared/contract/account')
+    const err = await rejection(callApi(announcement))
+    expect(err.kind).toBe('timeout')
+    await expectToast(MSG.timeout)
+  })
+
+  it('rejects a successful envelope whose data breaks the contract', async () => {
+    const data = await signIn()
+    await addFault({
+      match: { path: '/api/api/getBalance' },
+      action: { type: 'envelope', code: 1, data: { balance: 12 } },
+    })
+    const err = await rejection(callApi(getBalance, { query: { player_id: data.player_id } }))
+    expect(err.kind).toBe('invalid-response')
+  })
+
+  it('shows the loading toast for a slow call but not for the balance call', async () => {
+    const data = await signIn()
+    await addFault({ match: { path: '/api/users/info' }, action: { type: 'delay', ms: 2000 } })
+    await addFault({ match: { path: '/api/api/getBalance' }, action: { type: 'delay', ms: 2000 } })
+    const slow = await shownDuring(() => callApi(userInfo, { query: { player_id: data.player_id } }))
+    expect(slow.result.status).toBe('fulfilled')
+    expect(slow.texts).toContain(MSG.loading)
+    const balance = await shownDuring(() => callApi(getBalance, { query: { player_id: data.player_id } }))
+    expect(balance.result.status).toBe('fulfilled')
+    expect(balance.texts).not.toContain(MSG.loading)
+  })
+})
+
+describe('showsLoadingToast', () => {
+  it('is off for the balance call and for form bodies that carry a token', () => {
+    expect(showsLoadingToast(getBalance, undefined)).toBe(false)
+    expect(showsLoadingToast(sendSms, { phone: '1', purpose: 'register', token: 'x' })).toBe(false)
+    expect(showsLoadingToast(sendSms, { phone: '1', purpose: 'register' })).toBe(true)
+    expect(showsLoadingToast(userInfo, undefined)).toBe(true)
+  })
+})

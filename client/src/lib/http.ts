@@ -1,0 +1,234 @@
+import type { z } from 'zod'
+import { LOADING_TOAST_AFTER_MS, REQUEST_TIMEOUT_MS, TOKEN_HEADER } from '../../../shared/constants'
+import type { BodyOf, DataOf, Endpoint, QueryOf } from '../../../shared/contract/endpoint'
+import {
+  envelopeMessage,
+  isSessionLostCode,
+  isSuccessCode,
+  type LooseEnvelope,
+  looseEnvelopeSchema,
+} from '../../../shared/envelope'
+import { MSG } from '../../../shared/messages'
+import { SESSION_LOST_PATH } from '../config/paths'
+import { navigateTo } from './navigation'
+import { session } from './session-store'
+import { storage } from './storage'
+import { holdLoadingToast, showToast } from './toast'
+
+/**
+ * The one way the app calls the API. It takes a contract object from shared/, sends the request
+ * the way the contract says, parses the answer with the contract's schema, and turns every
+ * failure into the toast and redirect of the error catalogue (spec §8).
+ */
+
+export type ApiErrorKind =
+  /** The body carried a code that is neither success nor session loss. */
+  | 'business'
+  /** Body code 10001 or 401. */
+  | 'session'
+  /** HTTP status 401. */
+  | 'unauthorized'
+  | 'timeout'
+  | 'network'
+  /** Any other HTTP failure, or an answer that is not the envelope the contract promises. */
+  | 'http'
+  | 'invalid-response'
+  /** The caller cancelled; nothing is shown. */
+  | 'aborted'
+
+export class ApiError extends Error {
+  override name = 'ApiError'
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    readonly details: { code?: number; status?: number; envelope?: LooseEnvelope } = {},
+  ) {
+    super(message)
+  }
+}
+
+export interface CallInput<E extends Endpoint> {
+  query?: QueryOf<E>
+  body?: BodyOf<E>
+}
+
+export interface CallOptions {
+  signal?: AbortSignal
+}
+
+let origin = ''
+
+/** For callers outside a page (tools, tests in Node): where `/api` lives. A page leaves it empty. */
+export function setApiOrigin(value: string): void {
+  origin = value.replace(/\/$/, '')
+}
+
+type FieldValue = string | number | boolean | bigint | Blob | null | undefined
+
+function fieldEntries(values: unknown): [string, FieldValue | FieldValue[]][] {
+  if (values === null || values === undefined || typeof values !== 'object') return []
+  return Object.entries(values as Record<string, FieldValue | FieldValue[]>)
+}
+
+function appendText(params: URLSearchParams, values: unknown): URLSearchParams {
+  for (const [key, value] of fieldEntries(values)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === undefined || item === null || item instanceof Blob) continue
+      params.append(key, String(item))
+    }
+  }
+  return params
+}
+
+export function requestUrl(endpoint: Endpoint, query: unknown): string {
+  const qs = appendText(new URLSearchParams(), query).toString()
+  return `${origin}${endpoint.path}${qs ? `?${qs}` : ''}`
+}
+
+function encodeBody(endpoint: Endpoint, body: unknown): BodyInit | undefined {
+  if (endpoint.method === 'GET' || body === undefined || body === null) return undefined
+  switch (endpoint.encoding ?? 'urlencoded') {
+    case 'multipart': {
+      const form = new FormData()
+      for (const [key, value] of fieldEntries(body)) {
+        for (const item of Array.isArray(value) ? value : [value]) {
+          if (item === undefined || item === null) continue
+          form.append(key, item instanceof Blob ? item : String(item))
+        }
+      }
+      return form
+    }
+    case 'json':
+      return JSON.stringify(body)
+    default:
+      return appendText(new URLSearchParams(), body)
+  }
+}
+
+/** Spec §9: no loading toast for the balance call, nor for calls whose form body carries a token. */
+export function showsLoadingToast(endpoint: Endpoint, body: unknown): boolean {
+  if (endpoint.loadingToast === false) return false
+  return !(body !== null && typeof body === 'object' && !(body instanceof Blob) && 'token' in body)
+}
+
+function fail(kind: ApiErrorKind, message: string, details?: ApiError['details']): never {
+  if (kind !== 'aborted') showToast(message)
+  throw new ApiError(kind, message, details)
+}
+
+function loseSession(message: string, details: ApiError['details'], kind: ApiErrorKind): never {
+  session.loseSession()
+  showToast(message)
+  navigateTo(SESSION_LOST_PATH, { replace: true })
+  throw new ApiError(kind, message, details)
+}
+
+function readEnvelope(text: string): LooseEnvelope | null {
+  try {
+    const parsed = looseEnvelopeSchema.safeParse(JSON.parse(text))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
+/** Sends a call and reads a successful envelope; every failure is shown and thrown. */
+async function exchange(
+  endpoint: Endpoint,
+  input: { query?: unknown; body?: unknown },
+  options: CallOptions,
+): Promise<LooseEnvelope> {
+  const headers = new Headers({ accept: 'application/json' })
+  const token = storage.token()
+  if (token) headers.set(TOKEN_HEADER, token)
+  const body = encodeBody(endpoint, input.body)
+  if (typeof body === 'string') headers.set('content-type', 'application/json')
+
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, REQUEST_TIMEOUT_MS)
+  const onCallerAbort = () => controller.abort()
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true })
+
+  let releaseLoading: (() => void) | undefined
+  const loadingTimer = showsLoadingToast(endpoint, input.body)
+    ? setTimeout(() => {
+        releaseLoading = holdLoadingToast()
+      }, LOADING_TOAST_AFTER_MS)
+    : undefined
+
+  let status: number
+  let text: string
+  try {
+    const res = await fetch(requestUrl(endpoint, input.query), {
+      method: endpoint.method,
+      headers,
+      body,
+      signal: controller.signal,
+      credentials: 'same-origin',
+    })
+    status = res.status
+    text = await res.text()
+  } catch (err) {
+    if (timedOut) fail('timeout', MSG.timeout)
+    if (options.signal?.aborted) fail('aborted', 'aborted')
+    console.error(`${endpoint.method} ${endpoint.path} failed`, err)
+    return fail('network', MSG.network)
+  } finally {
+    clearTimeout(timer)
+    clearTimeout(loadingTimer)
+    options.signal?.removeEventListener('abort', onCallerAbort)
+    releaseLoading?.()
+  }
+
+  if (status === 401) loseSession(MSG.sessionExpired, { status }, 'unauthorized')
+
+  const envelope = readEnvelope(text)
+  if (!envelope) {
+    const message =
+      status >= 200 && status < 300
+        ? `${MSG.requestFailed}（响应格式错误）`
+        : `${MSG.requestFailed}（HTTP ${status}）`
+    fail(status >= 200 && status < 300 ? 'invalid-response' : 'http', message, { status })
+  }
+  const details = { status, code: envelope.code, envelope }
+  if (isSessionLostCode(envelope.code)) {
+    loseSession(envelopeMessage(envelope) ?? MSG.sessionExpired, details, 'session')
+  }
+  if (!isSuccessCode(envelope.code)) {
+    fail('business', envelopeMessage(envelope) ?? MSG.requestFailed, details)
+  }
+  if (status < 200 || status >= 300) {
+    fail('http', envelopeMessage(envelope) ?? `${MSG.requestFailed}（HTTP ${status}）`, details)
+  }
+  return envelope
+}
+
+function parseData<S extends z.ZodType>(endpoint: Endpoint, schema: S, envelope: LooseEnvelope): z.output<S> {
+  const data = schema.safeParse(envelope.data)
+  if (!data.success) {
+    console.error(`${endpoint.method} ${endpoint.path}: data does not match the contract`, data.error.issues)
+    fail('invalid-response', `${MSG.requestFailed}（响应格式错误）`, { code: envelope.code, envelope })
+  }
+  return data.data
+}
+
+export async function callApi<E extends Endpoint>(
+  endpoint: E,
+  input: CallInput<E> = {},
+  options: CallOptions = {},
+): Promise<DataOf<E>> {
+  return parseData<E['data']>(endpoint, endpoint.data, await exchange(endpoint, input, options))
+}
+
+/** The same call for code that holds an endpoint of no particular type (SWR's fetcher). */
+export async function callEndpoint(
+  endpoint: Endpoint,
+  input: { query?: unknown; body?: unknown } = {},
+  options: CallOptions = {},
+): Promise<unknown> {
+  return parseData(endpoint, endpoint.data, await exchange(endpoint, input, options))
+}

@@ -1,0 +1,160 @@
+// @vitest-environment happy-dom
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createTestApp, DEMO, type TestApp } from '../../../server/test-support/test-app'
+import { STORAGE_KEY } from '../../../shared/storage-keys'
+import { happyDom } from '../test-support/happy-dom'
+import { setNavigator } from './navigation'
+import { logIn, logOut, refreshBalance, startUp } from './session-actions'
+import { session } from './session-store'
+import { clearToast } from './toast'
+
+let server: TestApp
+const navigations: string[] = []
+
+beforeAll(async () => {
+  server = await createTestApp()
+  await server.app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = server.app.server.address() as AddressInfo
+  happyDom().setURL(`http://127.0.0.1:${port}/home`)
+  setNavigator((to) => navigations.push(to))
+})
+
+afterAll(async () => {
+  setNavigator(null)
+  await server.close()
+})
+
+beforeEach(() => {
+  clearToast()
+  localStorage.clear()
+  session.syncFromStorage()
+  navigations.length = 0
+})
+
+const demo = { phone: DEMO.phone, password: DEMO.password }
+
+describe('login and start-up', () => {
+  it('stores token, loginData with player_id, userInfo and isLogin on login, then loads the balance', async () => {
+    await logIn(demo)
+    const loginData: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY.loginData) ?? 'null')
+    expect(loginData).toMatchObject({ player_id: session.get().playerId })
+    expect(localStorage.getItem(STORAGE_KEY.token)).toMatch(/.+/)
+    expect(localStorage.getItem(STORAGE_KEY.isLogin)).toBe('1')
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEY.userInfo) ?? 'null')).toMatchObject({
+      player_id: session.get().playerId,
+    })
+    await refreshBalance()
+    expect(session.get().balance).toBe('1000.00')
+  })
+
+  it('on start-up refetches and stores the user info, then refreshes the balance', async () => {
+    await logIn(demo)
+    const stale = { ...session.get().userInfo, nickname: 'stale' }
+    localStorage.setItem(STORAGE_KEY.userInfo, JSON.stringify(stale))
+    session.syncFromStorage()
+    expect(session.get().isLogin).toBe(true)
+    expect(session.get().userInfo?.nickname).toBe('stale')
+    await startUp()
+    expect(session.get().userInfo?.nickname).not.toBe('stale')
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEY.userInfo) ?? '{}')).toMatchObject({
+      nickname: session.get().userInfo?.nickname,
+    })
+    expect(session.get().balance).toBe('1000.00')
+  })
+
+  it('treats stored userInfo as logged in, and clears it when the session behind it is gone', async () => {
+    await logIn(demo)
+    const token = localStorage.getItem(STORAGE_KEY.token) ?? ''
+    await server.app.inject({ method: 'POST', url: `/__emu/sessions/${token}/expire` })
+    session.syncFromStorage()
+    expect(session.get().isLogin).toBe(true)
+    await startUp()
+    expect(session.get().isLogin).toBe(false)
+    expect(localStorage.getItem(STORAGE_KEY.userInfo)).toBeNull()
+    expect(localStorage.getItem(STORAGE_KEY.token)).toBeNull()
+    expect(navigations).toEqual(['/login?isreg=0'])
+  })
+
+  it('logs out a stored userInfo that has no player id to refetch it with', async () => {
+    localStorage.setItem(
+      STORAGE_KEY.userInfo,
+      JSON.stringify({
+        player_id: 1,
+        nickname: 'x',
+        phone: '1',
+        invite_code: 'A',
+        has_pay_password: false,
+        vip_level: 0,
+        created_at: 1,
+      }),
+    )
+    session.syncFromStorage()
+    expect(session.get().isLogin).toBe(true)
+    await startUp()
+    expect(session.get().isLogin).toBe(false)
+    expect(localStorage.getItem(STORAGE_KEY.userInfo)).toBeNull()
+  })
+})
+
+describe('balance refresh and logout', () => {
+  it('sends a logged-out user to /login instead of refreshing', async () => {
+    await refreshBalance()
+    expect(navigations).toEqual(['/login'])
+  })
+
+  it('clears the state, shows balance 0, calls logout and removes token, userInfo and loginData', async () => {
+    localStorage.setItem(STORAGE_KEY.hideAmount, '1')
+    localStorage.setItem(STORAGE_KEY.openVoice, '0')
+    await logIn(demo)
+    await refreshBalance()
+    const token = localStorage.getItem(STORAGE_KEY.token) ?? ''
+    await logOut()
+    expect(session.get()).toMatchObject({ isLogin: false, playerId: null, userInfo: null, balance: '0' })
+    for (const key of [STORAGE_KEY.token, STORAGE_KEY.userInfo, STORAGE_KEY.loginData, STORAGE_KEY.isLogin]) {
+      expect(localStorage.getItem(key)).toBeNull()
+    }
+    expect(localStorage.getItem(STORAGE_KEY.hideAmount)).toBe('1')
+    expect(localStorage.getItem(STORAGE_KEY.openVoice)).toBe('0')
+    expect(navigations).toEqual(['/login'])
+    // The server ended the session too.
+    const res = await server.app.inject({
+      method: 'GET',
+      url: '/api/users/info?player_id=1',
+      headers: { token },
+    })
+    expect(res.json()).toMatchObject({ code: 10001 })
+  })
+})
+
+describe('preferences', () => {
+  it('sound is on unless stored as 0; hide-amount is off by default; theme is light by default', () => {
+    expect(session.get()).toMatchObject({ soundOn: true, hideAmount: false, theme: 'light' })
+    localStorage.setItem(STORAGE_KEY.openVoice, 'anything')
+    session.syncFromStorage()
+    expect(session.get().soundOn).toBe(true)
+    localStorage.setItem(STORAGE_KEY.openVoice, '0')
+    session.syncFromStorage()
+    expect(session.get().soundOn).toBe(false)
+  })
+
+  it('saves each theme change and marks <html> dark', () => {
+    session.toggleTheme()
+    expect(localStorage.getItem(STORAGE_KEY.theme)).toBe('dark')
+    expect(document.documentElement.getAttribute('data-theme')).toBe('dark')
+    session.toggleTheme()
+    expect(localStorage.getItem(STORAGE_KEY.theme)).toBe('light')
+    expect(document.documentElement.getAttribute('data-theme')).toBe('light')
+  })
+
+  it('saves sound and hide-amount as 1 or 0', () => {
+    session.setSoundOn(false)
+    session.setHideAmount(true)
+    expect(localStorage.getItem(STORAGE_KEY.openVoice)).toBe('0')
+    expect(localStorage.getItem(STORAGE_KEY.hideAmount)).toBe('1')
+    session.setSoundOn(true)
+    session.setHideAmount(false)
+    expect(localStorage.getItem(STORAGE_KEY.openVoice)).toBe('1')
+    expect(localStorage.getItem(STORAGE_KEY.hideAmount)).toBe('0')
+  })
+})

@@ -1,0 +1,128 @@
+import { useSyncExternalStore } from 'react'
+import { DEFAULT_BALANCE, LOGGED_OUT_BALANCE, type Theme } from '../../../shared/constants'
+import type { login, UserInfo } from '../../../shared/contract/account'
+import type { DataOf } from '../../../shared/contract/endpoint'
+import { STORAGE_KEY } from '../../../shared/storage-keys'
+import { removeKeys, storage } from './storage'
+import { applyTheme } from './theme'
+
+/** Session state of spec §3, mirrored to localStorage on every change that spec §4 names. */
+export interface SessionState {
+  readonly isLogin: boolean
+  readonly playerId: number | null
+  /** A decimal string such as 0.00; 0 right after logout. */
+  readonly balance: string
+  readonly userInfo: UserInfo | null
+  readonly soundOn: boolean
+  readonly hideAmount: boolean
+  readonly theme: Theme
+}
+
+type Listener = () => void
+
+export class SessionStore {
+  private state: SessionState
+  private readonly listeners = new Set<Listener>()
+
+  constructor() {
+    this.state = SessionStore.fromStorage()
+  }
+
+  private static fromStorage(): SessionState {
+    const userInfo = storage.userInfo()
+    return {
+      // Spec §4: a stored userInfo means logged in until start-up says otherwise.
+      isLogin: userInfo !== null,
+      playerId: storage.loginData()?.player_id ?? null,
+      balance: DEFAULT_BALANCE,
+      userInfo,
+      soundOn: storage.soundOn(),
+      hideAmount: storage.hideAmount(),
+      theme: storage.theme(),
+    }
+  }
+
+  /** Re-reads the stored values, as at start-up (another tab changed them, or a test reloads). */
+  syncFromStorage(): void {
+    const balance = this.state.balance
+    const next = SessionStore.fromStorage()
+    this.set({ ...next, balance: next.playerId === this.state.playerId ? balance : next.balance })
+  }
+
+  get = (): SessionState => this.state
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private set(patch: Partial<SessionState>): void {
+    this.state = { ...this.state, ...patch }
+    for (const listener of this.listeners) listener()
+  }
+
+  /** A successful login: token, loginData, userInfo and the flag are stored. */
+  signIn(data: DataOf<typeof login>): void {
+    storage.setToken(data.token)
+    storage.setLoginData({ player_id: data.player_id, expires_at: data.expires_at })
+    storage.setUserInfo(data.user_info)
+    storage.setIsLogin(true)
+    this.set({ isLogin: true, playerId: data.player_id, userInfo: data.user_info, balance: DEFAULT_BALANCE })
+  }
+
+  /** Start-up refetched the user info: it is stored and the user is logged in. */
+  confirmUserInfo(userInfo: UserInfo): void {
+    storage.setUserInfo(userInfo)
+    storage.setIsLogin(true)
+    this.set({ isLogin: true, userInfo })
+  }
+
+  /** Start-up could not confirm the user: user info is cleared and the user is logged out. */
+  dropUserInfo(): void {
+    removeKeys(STORAGE_KEY.userInfo)
+    this.set({ isLogin: false, userInfo: null })
+  }
+
+  /** Session loss (spec §8): isLogin, token and loginData are cleared. */
+  loseSession(): void {
+    removeKeys(STORAGE_KEY.isLogin, STORAGE_KEY.token, STORAGE_KEY.loginData)
+    this.set({ isLogin: false, playerId: null, userInfo: null, balance: DEFAULT_BALANCE })
+  }
+
+  /** Logout (spec §4): state and balance cleared, token, userInfo and loginData removed. */
+  signOut(): void {
+    removeKeys(STORAGE_KEY.token, STORAGE_KEY.userInfo, STORAGE_KEY.loginData, STORAGE_KEY.isLogin)
+    this.set({ isLogin: false, playerId: null, userInfo: null, balance: LOGGED_OUT_BALANCE })
+  }
+
+  setBalance(balance: string): void {
+    this.set({ balance })
+  }
+
+  setTheme(theme: Theme): void {
+    storage.setTheme(theme)
+    applyTheme(theme)
+    this.set({ theme })
+  }
+
+  toggleTheme(): void {
+    this.setTheme(this.state.theme === 'dark' ? 'light' : 'dark')
+  }
+
+  setSoundOn(soundOn: boolean): void {
+    storage.setSoundOn(soundOn)
+    this.set({ soundOn })
+  }
+
+  setHideAmount(hideAmount: boolean): void {
+    storage.setHideAmount(hideAmount)
+    this.set({ hideAmount })
+  }
+}
+
+/** The app's one session. */
+export const session = new SessionStore()
+
+export function useSession<T>(select: (state: SessionState) => T): T {
+  return useSyncExternalStore(session.subscribe, () => select(session.get()))
+}
