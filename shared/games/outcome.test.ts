@@ -1,0 +1,242 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { betTypesOf, oppositeOf } from './bet-types'
+import { GAME_CODES, milliToOdds, oddsToMilli } from './config'
+import { hashDigit } from './hash-reading'
+import {
+  drawOutcome,
+  hassizeOutcome,
+  kuaisanOutcome,
+  payoutMicro,
+  qukuaiOutcome,
+  saicheOutcome,
+  settleBet,
+  shishicaiOutcome,
+  UnknownBetTypeError,
+} from './outcome'
+import { fixtureConfig } from './test-config'
+
+const cfg = fixtureConfig()
+const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/).filter((h) => /\d/.test(h))
+const s = (game: Parameters<typeof settleBet>[0], type: string, o: ReturnType<typeof qukuaiOutcome>) =>
+  settleBet(game, type, o, cfg)
+
+describe('block game settlement', () => {
+  const vector = qukuaiOutcome('0000000005f5e100ff04c02e43c69f29cd97bdd469a12b0d171a09b933ec36e5')
+  it('settles the test-vector block', () => {
+    expect(vector.labels).toEqual({
+      big_small: 'big',
+      odd_even: 'odd',
+      lucky: 'lucky',
+      banker_player: 'player',
+    })
+    expect(['big', 'odd', 'lucky', 'player'].map((t) => s('qukuai', t, vector))).toEqual([
+      'won',
+      'won',
+      'won',
+      'won',
+    ])
+    expect(['small', 'even', 'unlucky', 'banker', 'tie'].map((t) => s('qukuai', t, vector))).toEqual([
+      'lost',
+      'lost',
+      'lost',
+      'lost',
+      'lost',
+    ])
+  })
+
+  it('refunds banker and player on a tie and pays the tie', () => {
+    // last five "37a19": banker 3 + 7 = 0, player 1 + 9 = 0.
+    const o = qukuaiOutcome(`${'0'.repeat(59)}37a19`)
+    expect(o.numbers).toEqual([9, 0, 0])
+    expect(s('qukuai', 'banker', o)).toBe('draw')
+    expect(s('qukuai', 'player', o)).toBe('draw')
+    expect(s('qukuai', 'tie', o)).toBe('won')
+  })
+
+  it('skips letters for the hash digit and reads letters as 0 for points', () => {
+    const o = qukuaiOutcome(`${'0'.repeat(56)}12345fab`)
+    expect(o.numbers[0]).toBe(5)
+    expect(o.labels.lucky).toBe('unlucky') // "ab": two letters
+    expect(qukuaiOutcome(`${'0'.repeat(62)}77`).labels.lucky).toBe('unlucky')
+    expect(qukuaiOutcome(`${'0'.repeat(62)}7c`).labels.lucky).toBe('lucky')
+  })
+
+  it('always has exactly one winner per pair, and banker/player/tie agree', () => {
+    fc.assert(
+      fc.property(hex64, (hash) => {
+        const o = qukuaiOutcome(hash)
+        for (const [a, b] of [
+          ['big', 'small'],
+          ['odd', 'even'],
+          ['lucky', 'unlucky'],
+        ] as const)
+          expect([s('qukuai', a, o), s('qukuai', b, o)].sort()).toEqual(['lost', 'won'])
+        const d = hashDigit(hash)
+        expect(s('qukuai', 'big', o)).toBe(d >= 5 ? 'won' : 'lost')
+        const bp = [s('qukuai', 'banker', o), s('qukuai', 'player', o), s('qukuai', 'tie', o)]
+        expect(bp.filter((r) => r === 'won')).toHaveLength(1)
+        if (bp[2] === 'won') expect(bp.slice(0, 2)).toEqual(['draw', 'draw'])
+      }),
+    )
+  })
+})
+
+describe('hash size settlement', () => {
+  it('sums the hash digit and the height’s last digit mod 10', () => {
+    const o = hassizeOutcome(`${'0'.repeat(63)}7`, 100_000_008)
+    expect(o.numbers).toEqual([7, 8, 5])
+    expect(['big', 'odd', 'sum_big', 'sum_odd'].map((t) => s('hassize', t, o))).toEqual([
+      'won',
+      'won',
+      'won',
+      'won',
+    ])
+    expect(['small', 'even', 'sum_small', 'sum_even'].map((t) => s('hassize', t, o))).toEqual([
+      'lost',
+      'lost',
+      'lost',
+      'lost',
+    ])
+  })
+})
+
+describe('fast three settlement', () => {
+  const o = (d: number[]) => kuaisanOutcome(d)
+  it('pays sums, triples, straights, pairs and two numbers', () => {
+    expect(s('kuaisan', 'sum_8', o([2, 3, 3]))).toBe('won')
+    expect(s('kuaisan', 'small', o([2, 3, 3]))).toBe('won')
+    expect(s('kuaisan', 'pair_3', o([2, 3, 3]))).toBe('won')
+    expect(s('kuaisan', 'pair_3', o([3, 3, 3]))).toBe('lost') // triples excluded
+    expect(s('kuaisan', 'two_2_3', o([2, 3, 3]))).toBe('won')
+    expect(s('kuaisan', 'two_1_3', o([2, 3, 3]))).toBe('lost')
+    expect(s('kuaisan', 'any_straight', o([4, 2, 3]))).toBe('won')
+    expect(s('kuaisan', 'any_straight', o([1, 2, 4]))).toBe('lost')
+    expect(s('kuaisan', 'any_triple', o([5, 5, 5]))).toBe('won')
+    expect(s('kuaisan', 'triple_5', o([5, 5, 5]))).toBe('won')
+    expect(s('kuaisan', 'triple_4', o([5, 5, 5]))).toBe('lost')
+  })
+
+  it('lets a triple win big/small unless the fixture flag says otherwise', () => {
+    expect(s('kuaisan', 'big', o([6, 6, 6]))).toBe('won')
+    const voiding = {
+      ...cfg,
+      games: { ...cfg.games, kuaisan: { ...cfg.games.kuaisan, triple_voids_big_small: true } },
+    }
+    expect(settleBet('kuaisan', 'big', o([6, 6, 6]), voiding)).toBe('lost')
+    expect(settleBet('kuaisan', 'big', o([6, 6, 5]), voiding)).toBe('won')
+  })
+})
+
+describe('time-time colour settlement', () => {
+  const o = shishicaiOutcome([8, 2, 3, 4, 0])
+  it('settles balls, the sum and dragon/tiger/tie', () => {
+    expect(
+      ['b1_big', 'b1_even', 'b1_d8', 'b5_small', 'sum_small', 'sum_odd', 'dragon'].map((t) =>
+        s('shishicai', t, o),
+      ),
+    ).toEqual(Array(7).fill('won'))
+    expect(['b1_small', 'b1_d7', 'sum_big', 'tiger', 'tie'].map((t) => s('shishicai', t, o))).toEqual(
+      Array(5).fill('lost'),
+    )
+  })
+  it('makes dragon and tiger lose on a tie', () => {
+    const tie = shishicaiOutcome([4, 9, 9, 9, 4])
+    expect([s('shishicai', 'dragon', tie), s('shishicai', 'tiger', tie), s('shishicai', 'tie', tie)]).toEqual(
+      ['lost', 'lost', 'won'],
+    )
+  })
+})
+
+describe('racing settlement', () => {
+  const o = saicheOutcome([4, 5, 9, 8, 7, 6, 3, 10, 1, 2])
+  it('settles positions, dragon/tiger and the top-two sum', () => {
+    // top two 4 + 5 = 9: small, odd. p1 4 vs p10 2: dragon. p5 7 vs p6 6: dragon.
+    expect(
+      [
+        'top2_small',
+        'top2_odd',
+        'p1_small',
+        'p1_even',
+        'p1_c4',
+        'p1_dragon',
+        'p3_big',
+        'p5_dragon',
+        'p8_big',
+      ].map((t) => s('saiche', t, o)),
+    ).toEqual(Array(9).fill('won'))
+    expect(['top2_big', 'p1_big', 'p1_c5', 'p2_tiger', 'p10_c1'].map((t) => s('saiche', t, o))).toEqual(
+      Array(5).fill('lost'),
+    )
+  })
+  it('refuses dragon/tiger beyond position 5 and unknown types', () => {
+    expect(() => s('saiche', 'p6_dragon', o)).toThrow(UnknownBetTypeError)
+    expect(() => s('qukuai', 'huge', qukuaiOutcome('0'.repeat(64)))).toThrow(UnknownBetTypeError)
+  })
+})
+
+describe('every bet type', () => {
+  it('settles without error for random draws, and both sides of a pair never both win', () => {
+    fc.assert(
+      fc.property(
+        hex64,
+        fc.integer({ min: 1, max: 2 ** 40 }),
+        fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), {
+          minLength: 10,
+          maxLength: 10,
+        }),
+        (hash, height, floats) => {
+          for (const game of GAME_CODES) {
+            const o = drawOutcome(game, hash, height, floats)
+            for (const { type } of betTypesOf(game, cfg)) {
+              const r = settleBet(game, type, o, cfg)
+              const other = oppositeOf(type)
+              if (r === 'won' && other) expect(settleBet(game, other, o, cfg)).not.toBe('won')
+            }
+          }
+        },
+      ),
+      { numRuns: 30 },
+    )
+  })
+
+  it('names opposite sides', () => {
+    expect(oppositeOf('big')).toBe('small')
+    expect(oppositeOf('b3_odd')).toBe('b3_even')
+    expect(oppositeOf('p2_tiger')).toBe('p2_dragon')
+    expect(oppositeOf('banker')).toBe('player')
+    expect(oppositeOf('tie')).toBeNull()
+    expect(oppositeOf('lucky')).toBeNull()
+    expect(oppositeOf('sum_8')).toBeNull()
+  })
+})
+
+describe('payouts', () => {
+  it('pays stake × odds exactly, rounded down to the micro-unit', () => {
+    expect(payoutMicro('won', 100_000_000, 1950)).toBe(195_000_000)
+    expect(payoutMicro('won', 1, 1950)).toBe(1) // 1.95 micro → 1
+    expect(payoutMicro('won', 3_333_333, 7870)).toBe(26_233_330)
+    expect(payoutMicro('draw', 5_000_000, 1950)).toBe(5_000_000)
+    expect(payoutMicro('lost', 5_000_000, 1950)).toBe(0)
+  })
+  it('never pays more than the exact product nor a micro-unit less', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000_000 }),
+        fc.integer({ min: 1000, max: 189_000 }),
+        (stake, odds) => {
+          const p = payoutMicro('won', stake, odds)
+          expect(BigInt(p) * 1000n <= BigInt(stake) * BigInt(odds)).toBe(true)
+          expect(BigInt(p + 1) * 1000n > BigInt(stake) * BigInt(odds)).toBe(true)
+        },
+      ),
+    )
+  })
+  it('reads odds as exact thousandths', () => {
+    expect(oddsToMilli('1.982')).toBe(1982)
+    expect(oddsToMilli('31.5')).toBe(31_500)
+    expect(oddsToMilli('8')).toBe(8000)
+    expect(milliToOdds(7870)).toBe('7.87')
+    expect(milliToOdds(8000)).toBe('8')
+  })
+})

@@ -1,0 +1,100 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { GAME_CODES } from './config'
+import {
+  currentRound,
+  issueOfMinute,
+  minuteOfIssue,
+  nextRound,
+  roundById,
+  roundState,
+  roundsDrawnIn,
+} from './rounds'
+import { fixtureConfig } from './test-config'
+
+const cfg = fixtureConfig()
+// 2026-11-22 00:00:30 in UTC+8 = 2026-11-21 16:00:30 UTC.
+const localMidnight = Date.UTC(2026, 10, 21, 16, 0, 0)
+
+describe('block game rounds', () => {
+  it('is one round per block, numbered by the height, sealed 1 s before the block', () => {
+    const now = 1_800_000_000_000 + 500 // height 600000000 came 0.5 s ago
+    const r = currentRound('qukuai', now, cfg)
+    expect(r).toMatchObject({
+      roundId: '600000001',
+      height: 600_000_001,
+      drawAt: 1_800_000_003_000,
+      sealAt: 1_800_000_002_000,
+    })
+    expect(roundState(r, now)).toBe('OPEN')
+    expect(roundState(r, 1_800_000_002_000)).toBe('SEALED')
+    expect(roundState(r, 1_800_000_003_000)).toBe('DRAWN')
+    // At the block's own instant the round is drawn and the next one is current.
+    expect(currentRound('qukuai', 1_800_000_003_000, cfg).height).toBe(600_000_002)
+  })
+})
+
+describe('hash size rounds', () => {
+  it('draws on heights divisible by 20, once a minute', () => {
+    const r = currentRound('hassize', localMidnight + 30_000, cfg)
+    expect(r.height % 20).toBe(0)
+    expect(r.drawAt).toBe(localMidnight + 60_000)
+    expect(r.roundId).toBe(String(r.height))
+    expect(nextRound(r, cfg).height).toBe(r.height + 20)
+    expect(roundById('hassize', String(r.height + 1), cfg)).toBeNull()
+  })
+})
+
+describe('lottery rounds', () => {
+  it('numbers issues YYYYMMDD + minute of the local day + 1 and draws at the minute’s end', () => {
+    const r = currentRound('kuaisan', localMidnight + 30_000, cfg)
+    expect(r.roundId).toBe('202611220001')
+    expect(r.drawAt).toBe(localMidnight + 60_000)
+    expect(r.height).toBe((localMidnight + 60_000) / 3000)
+    expect(r.height % 20).toBe(0)
+    expect(r.sealAt).toBe(r.drawAt - 3000)
+    // The day's last minute is 1440, drawn at the next local midnight.
+    const last = currentRound('saiche', localMidnight - 1, cfg)
+    expect(last.roundId).toBe('202611211440')
+    expect(last.drawAt).toBe(localMidnight)
+    expect(currentRound('shishicai', localMidnight, cfg).roundId).toBe('202611220001')
+  })
+
+  it('parses issue numbers back and refuses bad ones', () => {
+    expect(minuteOfIssue('202611220001', cfg)).toBe(localMidnight)
+    expect(minuteOfIssue('202611221441', cfg)).toBeNull()
+    expect(minuteOfIssue('202602300001', cfg)).toBeNull()
+    expect(minuteOfIssue('2026112200', cfg)).toBeNull()
+    expect(roundById('kuaisan', '600000001', cfg)).toBeNull()
+  })
+
+  it('round-trips every round through its id, and rounds follow each other without gaps', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...GAME_CODES),
+        fc.integer({ min: 1_600_000_000_000, max: 2_000_000_000_000 }),
+        (game, now) => {
+          const r = currentRound(game, now, cfg)
+          expect(r.drawAt).toBeGreaterThan(now)
+          expect(roundById(game, r.roundId, cfg)).toEqual(r)
+          const n = nextRound(r, cfg)
+          expect(n.drawAt).toBeGreaterThan(r.drawAt)
+          expect(roundsDrawnIn(game, r.drawAt - 1, n.drawAt, cfg)).toEqual([r, n])
+          if (game !== 'qukuai') expect(n.drawAt - r.drawAt).toBe(60_000)
+          expect(issueOfMinute(now - (now % 60_000), cfg)).toMatch(
+            /^\d{8}(000[1-9]|0\d{3}|1[0-3]\d\d|14[0-3]\d|1440)$/,
+          )
+        },
+      ),
+    )
+  })
+
+  it('lists the rounds drawn in a window, capped to the newest', () => {
+    const rs = roundsDrawnIn('qukuai', 0, 30_000, cfg)
+    expect(rs.map((r) => r.height)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(roundsDrawnIn('qukuai', 0, 30_000, cfg, 3).map((r) => r.height)).toEqual([8, 9, 10])
+    expect(
+      roundsDrawnIn('kuaisan', localMidnight, localMidnight + 180_000, cfg).map((r) => r.roundId),
+    ).toEqual(['202611220001', '202611220002', '202611220003'])
+  })
+})
