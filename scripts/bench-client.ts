@@ -1,0 +1,257 @@
+/**
+ * Lighthouse (mobile: its default phone emulation and simulated slow-4G / 4× CPU throttling) on the
+ * built client's /home, served by the built server in emulator mode with a throw-away database.
+ * Prints the numbers against the targets; it measures, it does not fail.
+ *
+ *   npm run build && npm run bench:client [-- --runs 3 --path /home]
+ *
+ * Uses Debian's Chromium (CHROME_PATH overrides /usr/bin/chromium); CLIENT_DIST, as for the server,
+ * points at another build.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import { type LaunchedChrome, launch } from 'chrome-launcher'
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../..')
+const SERVER_ENTRY = join(ROOT, 'dist/server/main.js')
+const CLIENT_INDEX = join(process.env.CLIENT_DIST ?? join(ROOT, 'client/dist'), 'index.html')
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+const SERVER_READY_TIMEOUT_MS = 30_000
+
+/** Lighthouse scores vary from run to run; the median of a few is what gets compared. */
+const DEFAULT_RUNS = 3
+
+export const TARGETS = { score: 95, lcpMs: 2_000, cls: 0.05 } as const
+
+export interface Metrics {
+  score: number
+  lcpMs: number
+  cls: number
+  tbtMs: number
+  fcpMs: number
+  /** Bytes over the wire, all resources / scripts only. */
+  transferBytes: number
+  scriptBytes: number
+  /** Lighthouse's measure of this machine's CPU speed; its throttling assumes a fast desktop. */
+  benchmarkIndex: number
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      probe.close(() => resolvePort(port))
+    })
+  })
+}
+
+async function startServer(port: number, dbDir: string): Promise<ChildProcess> {
+  const server = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      MODE: 'emulator',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DB_PATH: join(dbDir, 'bench.db'),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  const exited = new Promise<never>((_, reject) =>
+    server.once('exit', (code) => reject(new Error(`server exited early (code ${code})`))),
+  )
+  exited.catch(() => {})
+  const deadline = Date.now() + SERVER_READY_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    const ready = await Promise.race([
+      fetch(`http://127.0.0.1:${port}/home`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+      exited,
+    ])
+    if (ready) return server
+    await sleep(200)
+  }
+  server.kill('SIGTERM')
+  throw new Error(`server did not answer /home within ${SERVER_READY_TIMEOUT_MS} ms`)
+}
+
+function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve()
+  return new Promise((done) => {
+    const force = setTimeout(() => server.kill('SIGKILL'), 10_000)
+    server.once('exit', () => {
+      clearTimeout(force)
+      done()
+    })
+    server.kill('SIGTERM')
+  })
+}
+
+async function runLighthouse(url: string, chrome: LaunchedChrome): Promise<Metrics> {
+  // Loaded here: importing Lighthouse takes seconds, which a missing build need not wait for.
+  const { default: lighthouse } = await import('lighthouse')
+  const result = await lighthouse(url, {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+  })
+  if (!result) throw new Error('Lighthouse returned no result')
+  const { lhr } = result
+  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
+  for (const warning of lhr.runWarnings) process.stderr.write(`lighthouse warning: ${warning}\n`)
+  const numeric = (id: string) => {
+    const value = lhr.audits[id]?.numericValue
+    if (value === undefined) throw new Error(`Lighthouse result has no ${id}`)
+    return value
+  }
+  const score = lhr.categories.performance?.score
+  if (score === null || score === undefined) throw new Error('Lighthouse gave no performance score')
+  const summary = lhr.audits['resource-summary']?.details
+  let scriptBytes = 0
+  if (summary?.type === 'table') {
+    for (const item of summary.items) {
+      if (item.resourceType === 'script' && typeof item.transferSize === 'number')
+        scriptBytes = item.transferSize
+    }
+  }
+  return {
+    score: Math.round(score * 100),
+    lcpMs: numeric('largest-contentful-paint'),
+    cls: numeric('cumulative-layout-shift'),
+    tbtMs: numeric('total-blocking-time'),
+    fcpMs: numeric('first-contentful-paint'),
+    transferBytes: numeric('total-byte-weight'),
+    scriptBytes,
+    benchmarkIndex: lhr.environment.benchmarkIndex,
+  }
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  const hi = sorted[mid] ?? Number.NaN
+  return sorted.length % 2 === 1 ? hi : ((sorted[mid - 1] ?? hi) + hi) / 2
+}
+
+export function formatMetrics(path: string, runs: Metrics[]): string {
+  const m = (pick: (x: Metrics) => number) => median(runs.map(pick))
+  const mark = (ok: boolean) => (ok ? 'pass' : 'FAIL')
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+  const score = m((x) => x.score)
+  const lcp = m((x) => x.lcpMs)
+  const cls = m((x) => x.cls)
+  const rows: [string, string, string][] = [
+    ['Performance score', String(score), `≥ ${TARGETS.score}  ${mark(score >= TARGETS.score)}`],
+    ['LCP', s(lcp), `≤ ${s(TARGETS.lcpMs)}  ${mark(lcp <= TARGETS.lcpMs)}`],
+    ['CLS', cls.toFixed(3), `≤ ${TARGETS.cls}  ${mark(cls <= TARGETS.cls)}`],
+    ['TBT', `${Math.round(m((x) => x.tbtMs))} ms`, ''],
+    ['FCP', s(m((x) => x.fcpMs)), ''],
+    ['Transferred', `${(m((x) => x.transferBytes) / 1024).toFixed(1)} KB`, ''],
+    ['  of it scripts', `${(m((x) => x.scriptBytes) / 1024).toFixed(1)} KB`, ''],
+    ['CPU benchmark', String(Math.round(m((x) => x.benchmarkIndex))), 'host speed as Lighthouse measured it'],
+  ]
+  const header =
+    `Lighthouse ${runs.length > 1 ? `median of ${runs.length} runs` : '1 run'}, mobile, ${path}` +
+    (runs.length > 1 ? ` (scores ${runs.map((r) => r.score).join(', ')})` : '')
+  return [
+    header,
+    ...rows.map(([name, value, target]) => `  ${name.padEnd(18)} ${value.padStart(9)}   ${target}`.trimEnd()),
+  ].join('\n')
+}
+
+function parseArgs(argv: string[]): { runs: number; path: string } {
+  let runs = DEFAULT_RUNS
+  let path = '/home'
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--runs') runs = Math.max(1, Number.parseInt(argv[++i] ?? '', 10) || DEFAULT_RUNS)
+    else if (argv[i] === '--path') path = argv[++i] ?? path
+  }
+  return { runs, path }
+}
+
+async function main(): Promise<void> {
+  const { runs, path } = parseArgs(process.argv.slice(2))
+  const missing = [CLIENT_INDEX, SERVER_ENTRY].filter((f) => !existsSync(f))
+  if (missing.length > 0) {
+    process.stderr.write(`bench-client: missing ${missing.join(', ')}; run \`npm run build\` first\n`)
+    process.exitCode = 1
+    return
+  }
+  if (!existsSync(CHROME_PATH)) {
+    process.stderr.write(`bench-client: no Chromium at ${CHROME_PATH} (set CHROME_PATH)\n`)
+    process.exitCode = 1
+    return
+  }
+
+  const tmp = mkdtempSync(join(tmpdir(), 'bench-client-'))
+  let server: ChildProcess | undefined
+  let chrome: LaunchedChrome | undefined
+  const cleanUp = async () => {
+    chrome?.kill()
+    chrome = undefined
+    if (server) await stopServer(server)
+    server = undefined
+    rmSync(tmp, { recursive: true, force: true })
+  }
+  const onSignal = () => {
+    void cleanUp().then(() => process.exit(130))
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+
+  try {
+    const port = await freePort()
+    server = await startServer(port, tmp)
+    const url = `http://127.0.0.1:${port}${path}`
+    const results: Metrics[] = []
+    for (let i = 0; i < runs; i++) {
+      // A fresh profile per run: nothing cached, like a first visit.
+      const profile = mkdtempSync(join(tmp, 'chrome-'))
+      chrome = await launch({
+        chromePath: CHROME_PATH,
+        chromeFlags: [...CHROME_FLAGS],
+        userDataDir: profile,
+        logLevel: 'silent',
+      })
+      try {
+        results.push(await runLighthouse(url, chrome))
+      } finally {
+        chrome.kill()
+        chrome = undefined
+      }
+    }
+    process.stdout.write(`${formatMetrics(path, results)}\n`)
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    await cleanUp()
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`bench-client: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.exitCode = 1
+  })
+}
