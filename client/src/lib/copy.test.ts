@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { TOAST_DURATION_MS } from '../../../shared/constants'
 import { copyText, copyWithTextarea, type ToastRequest } from './copy'
+import { clearToast } from './toast'
 
 const SUCCESS: ToastRequest = { icon: 'success', content: '复制成功', duration: 2000 }
 const FAIL: ToastRequest = { icon: 'fail', content: '复制失败', duration: 2000 }
@@ -73,6 +74,21 @@ describe('copyText', () => {
     await expect(copyText('abc', { clipboard: undefined, toast })).resolves.toBe(false)
     expect(toast).toHaveBeenCalledExactlyOnceWith(FAIL)
     expect(document.querySelector('textarea')).toBeNull()
+  })
+})
+
+describe("copyText with the app's toast", () => {
+  afterEach(() => clearToast())
+
+  it('shows 复制成功 through antd-mobile', async () => {
+    await copyText('abc', { clipboard: { writeText: async () => {} } })
+    await vi.waitFor(() => expect(document.body.textContent).toContain('复制成功'))
+  })
+
+  it('shows 复制失败 through antd-mobile', async () => {
+    commandResult = false
+    await copyText('abc', { clipboard: undefined })
+    await vi.waitFor(() => expect(document.body.textContent).toContain('复制失败'))
   })
 })
 
