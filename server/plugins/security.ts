@@ -1,16 +1,40 @@
-import fastifyHelmet from '@fastify/helmet'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import fastifyRateLimit from '@fastify/rate-limit'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import helmet, { type HelmetOptions } from 'helmet'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { ApiError } from '../http/api-error'
 
+/**
+ * The security headers helmet produces for these options, computed once. (Running helmet's
+ * middleware per request rebuilds and re-parses the CSP every time; the headers never change.)
+ */
+export function securityHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const res = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()]
+    },
+  }
+  let failure: unknown = null
+  // helmet only calls setHeader/removeHeader on the response; a plain recorder stands in for it.
+  const recorder = res as unknown as ServerResponse
+  helmet(options)({} as IncomingMessage, recorder, (err?: unknown) => {
+    failure = err ?? null
+  })
+  if (failure) throw failure
+  return headers
+}
+
 /** Security headers with a CSP that allows no inline script, and per-route rate limits that answer in the envelope. */
 export const security = fp(
   async (app: FastifyInstance, opts: { frameHosts: readonly string[] }) => {
-    await app.register(fastifyHelmet, {
-      // Swagger UI sets its own, stricter CSP on its routes.
+    const headers = securityHeaders({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -29,6 +53,11 @@ export const security = fp(
         },
       },
       crossOriginEmbedderPolicy: false,
+    })
+    app.addHook('onRequest', (request, reply, done) => {
+      // Swagger UI sets its own, stricter CSP with hashes for its page.
+      if (!request.url.startsWith('/api-docs')) reply.headers(headers)
+      done()
     })
     await app.register(fastifyRateLimit, {
       global: false,
