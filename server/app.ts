@@ -13,7 +13,12 @@ import { security } from './plugins/security'
 import { staticClient } from './plugins/static-client'
 import { upstreamProxy } from './plugins/upstream-proxy'
 import { accountRoutes } from './routes/api/account-routes'
+import { agentRoutes } from './routes/api/agent-routes'
+import { contentRoutes } from './routes/api/content-routes'
+import { walletRoutes } from './routes/api/wallet-routes'
 import { controlRoutes } from './routes/emu/control-routes'
+import { walletControlRoutes } from './routes/emu/wallet-control'
+import { imageProxyRoutes } from './routes/image-proxy'
 
 /** Request and response fields that never reach the log. */
 const REDACT = [
@@ -64,8 +69,13 @@ export async function buildApp(
     return payload
   })
 
-  await app.register(security, { frameHosts: [] })
+  await app.register(security, {
+    frameHosts: config.THIRD_PARTY_ORIGINS,
+    passThroughApi: config.MODE === 'proxy',
+  })
   await app.register(faultLayerPlugin, { clock })
+  // Both modes; its static path wins over the upstream proxy's /api/* wildcard.
+  await app.register(imageProxyRoutes, { config })
 
   if (config.MODE === 'emulator') {
     await app.register(emulatorPlugin, { config, clock })
@@ -76,6 +86,9 @@ export async function buildApp(
         limits: { fields: 20, fieldSize: 64 * 1024, files: 0, parts: 20 },
       })
       await api.register(accountRoutes, { config })
+      await api.register(agentRoutes, { config })
+      await api.register(contentRoutes, { config })
+      await api.register(walletRoutes, { config })
     })
   } else if (config.UPSTREAM_URL) {
     await app.register(upstreamProxy, {
@@ -87,6 +100,7 @@ export async function buildApp(
 
   if (config.MODE === 'emulator' || config.EMU_ADMIN_TOKEN) {
     await app.register(controlRoutes, { prefix: '/__emu', config, clock })
+    if (config.MODE === 'emulator') await app.register(walletControlRoutes, { prefix: '/__emu', config })
   }
 
   await app.register(apiDocs)

@@ -33,7 +33,14 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
 
 /** Security headers with a CSP that allows no inline script, and per-route rate limits that answer in the envelope. */
 export const security = fp(
-  async (app: FastifyInstance, opts: { frameHosts: readonly string[] }) => {
+  async (
+    app: FastifyInstance,
+    opts: {
+      frameHosts: readonly string[]
+      /** Proxy mode: /api answers carry the upstream's headers only, nothing added. */
+      passThroughApi: boolean
+    },
+  ) => {
     const headers = securityHeaders({
       contentSecurityPolicy: {
         useDefaults: false,
@@ -56,7 +63,9 @@ export const security = fp(
     })
     app.addHook('onRequest', (request, reply, done) => {
       // Swagger UI sets its own, stricter CSP with hashes for its page.
-      if (!request.url.startsWith('/api-docs')) reply.headers(headers)
+      const skip =
+        request.url.startsWith('/api-docs') || (opts.passThroughApi && request.url.startsWith('/api/'))
+      if (!skip) reply.headers(headers)
       done()
     })
     await app.register(fastifyRateLimit, {
