@@ -37,6 +37,33 @@ const envSchema = z
     PROXY_CONNECTIONS: positiveInt.default(64),
     /** Hosts the image proxy may fetch from, comma-separated. */
     IMAGE_PROXY_HOSTS: z.string().default(''),
+    /** Largest image the proxy passes on, in bytes. */
+    IMAGE_PROXY_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
+    /** Time for one proxied image, DNS and redirects included, in ms. */
+    IMAGE_PROXY_TIMEOUT_MS: positiveInt.default(8_000),
+    IMAGE_PROXY_MAX_REDIRECTS: z.coerce.number().int().min(0).max(10).default(3),
+    /** Also fetch plain-http images (https only by default). */
+    IMAGE_PROXY_ALLOW_HTTP: boolFlag.default(false),
+    /** Image proxy calls per minute per client address. */
+    RATE_LIMIT_IMAGE_PROXY: positiveInt.default(120),
+    /** https origins /third may show in a frame, comma-separated; they also go into CSP frame-src. */
+    THIRD_PARTY_ORIGINS: z
+      .string()
+      .default('https://tronscan.org')
+      .transform((v, ctx) => {
+        const origins = v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+        for (const o of origins) {
+          if (!URL.canParse(o) || new URL(o).origin !== o || !o.startsWith('https://')) {
+            ctx.addIssue({ code: 'custom', message: `not an https origin: ${o}` })
+          }
+        }
+        return origins
+      }),
+    /** The site's public origin (https://example.com) for invite links; else the request's own. */
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.MODE === 'proxy' && !env.UPSTREAM_URL) {

@@ -96,6 +96,37 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX bets_settled ON bets(settled_at) WHERE settled_at IS NOT NULL;
     `,
   },
+  {
+    id: 300,
+    name: 'rebate claims',
+    // One claim per player per local day: the UNIQUE constraint is what stops a second payout,
+    // even from two processes at once. Each claim lists the turnover days it paid for.
+    sql: `
+      CREATE TABLE rebate_claims (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        claim_day TEXT NOT NULL,
+        rebate_micro INTEGER NOT NULL CHECK (rebate_micro >= 0),
+        commission_micro INTEGER NOT NULL CHECK (commission_micro >= 0),
+        created_at INTEGER NOT NULL,
+        UNIQUE (player_id, claim_day),
+        CHECK (rebate_micro + commission_micro > 0)
+      );
+      CREATE TABLE rebate_claim_days (
+        claim_id INTEGER NOT NULL REFERENCES rebate_claims(id),
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        day TEXT NOT NULL,
+        turnover_micro INTEGER NOT NULL,
+        rate_bp INTEGER NOT NULL,
+        rebate_micro INTEGER NOT NULL CHECK (rebate_micro >= 0),
+        team_turnover_micro INTEGER NOT NULL,
+        commission_micro INTEGER NOT NULL CHECK (commission_micro >= 0),
+        PRIMARY KEY (claim_id, day)
+      );
+      CREATE INDEX rebate_claim_days_player_day ON rebate_claim_days(player_id, day);
+      CREATE INDEX bets_player_settled ON bets(player_id, settled_at) WHERE settled_at IS NOT NULL;
+    `,
+  },
   // Id ranges, so domains can add migrations side by side: wallet 100–199, games 200–299,
   // agent and content 300–399, tester's API 400–499.
 ]

@@ -9,6 +9,8 @@ import {
   updatePaymentPassword,
   userInfo,
 } from './account'
+import { AGENT_ENDPOINTS } from './agent'
+import { CONTENT_ENDPOINTS } from './content'
 import type { Endpoint } from './endpoint'
 import { WALLET_ENDPOINTS } from './wallet'
 
@@ -24,4 +26,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   changePassword,
   updatePaymentPassword,
   ...WALLET_ENDPOINTS,
+  ...AGENT_ENDPOINTS,
+  ...CONTENT_ENDPOINTS,
 ]
