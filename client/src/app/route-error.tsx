@@ -1,0 +1,44 @@
+import { useEffect, useState } from 'react'
+import { isRouteErrorResponse, useRouteError } from 'react-router-dom'
+import { PageLoading } from '../components/page-loading/page-loading'
+import { StatusPage } from '../components/status-page/status-page'
+import { paths } from '../config/paths'
+import { isChunkLoadError, reloadOnce } from '../lib/preload-recovery'
+import { NotFoundPage } from './routes/not-found-page'
+
+/**
+ * Every route's error element. A page whose code failed to load gets one reload; if that does
+ * not help, or the page itself threw, the user sees what happened and a way on. Never blank.
+ */
+export function RouteError() {
+  const error = useRouteError()
+  const chunkFailed = isChunkLoadError(error)
+  const [reloading] = useState(() => chunkFailed && reloadOnce())
+
+  useEffect(() => {
+    if (!chunkFailed) console.error('page failed', error)
+  }, [chunkFailed, error])
+
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />
+  if (reloading) return <PageLoading label="正在重新加载" />
+
+  const actions = (
+    <>
+      <button type="button" className="status-page__button" onClick={() => window.location.reload()}>
+        重新加载
+      </button>
+      <a className="status-page__button status-page__button--ghost" href={paths.home}>
+        返回首页
+      </a>
+    </>
+  )
+  return chunkFailed ? (
+    <StatusPage
+      title="页面加载失败"
+      description="页面文件未能加载，可能是网络不稳定或应用刚刚更新。请检查网络后重新加载。"
+      actions={actions}
+    />
+  ) : (
+    <StatusPage title="页面出错了" description="页面遇到了问题，请重新加载或返回首页。" actions={actions} />
+  )
+}

@@ -1,0 +1,131 @@
+import type { ComponentType } from 'react'
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom'
+import { PageLoading } from '../components/page-loading/page-loading'
+import { paths } from '../config/paths'
+import { RootRoute } from './root-route'
+import { NotFoundPage } from './routes/not-found-page'
+import { RouteError } from './route-error'
+import type { RouteHandle } from './route-handle'
+
+/** Every route of spec §2. Each page is its own lazily loaded module. */
+
+type Load = () => Promise<ComponentType>
+
+const lazyPage = (load: Load) => async () => ({ Component: await load() })
+
+const section = lazyPage(() => import('./routes/section-page').then((m) => m.SectionPage))
+const tabSection = lazyPage(() => import('./routes/section-page').then((m) => m.TabSectionPage))
+
+function page(path: string, handle: RouteHandle, load: Load): RouteObject {
+  return { path, handle, lazy: lazyPage(load), errorElement: <RouteError /> }
+}
+
+/** A page of a section built separately: title, navigation and what it is for. */
+function planned(path: string, title: string, description: string, back?: string): RouteObject {
+  const handle: RouteHandle = back ? { title, description, back } : { title, description }
+  return { path, handle, lazy: section, errorElement: <RouteError /> }
+}
+
+const tabs: RouteObject[] = [
+  page(paths.home, { title: '首页' }, () => import('../features/home/home-page').then((m) => m.HomePage)),
+  {
+    path: paths.activity,
+    handle: {
+      title: '活动',
+      description: '平台当前的优惠活动与奖励。每个活动都有详情页，说明参与条件、奖励内容与活动时间。',
+    } satisfies RouteHandle,
+    lazy: tabSection,
+    errorElement: <RouteError />,
+  },
+  {
+    path: paths.service,
+    handle: {
+      title: '客服',
+      description: '联系在线客服，咨询充值、提现、游戏规则与账户安全等问题。客服会在聊天软件中回复您。',
+    } satisfies RouteHandle,
+    lazy: tabSection,
+    errorElement: <RouteError />,
+  },
+  page(paths.mine, { title: '我的' }, () => import('../features/mine/mine-page').then((m) => m.MinePage)),
+]
+
+const standalone: RouteObject[] = [
+  page(paths.login, { title: '登录' }, () =>
+    import('../features/account/login-page').then((m) => m.LoginPage),
+  ),
+  page(paths.securityCenter, { title: '安全中心' }, () =>
+    import('../features/security/security-center-page').then((m) => m.SecurityCenterPage),
+  ),
+  page(paths.passwordChange, { title: '修改登录密码' }, () =>
+    import('../features/security/password-change-page').then((m) => m.PasswordChangePage),
+  ),
+  page(paths.payPasswordChange, { title: '支付密码' }, () =>
+    import('../features/security/pay-password-page').then((m) => m.PayPasswordPage),
+  ),
+  planned(
+    paths.topUp,
+    '充值',
+    '使用 USDT 为钱包充值：选择网络，获取收款地址或二维码，转账到账后余额自动增加。',
+  ),
+  planned(paths.withdraw, '提现', '把钱包余额提现到您绑定的 USDT 地址，提交前需要输入支付密码。', paths.mine),
+  planned(paths.newbie, '新手指引', '第一次使用？这里介绍注册、充值、参与游戏与提现的基本步骤。'),
+  planned(paths.betHistory, '投注记录', '查看您的每一笔投注：游戏、金额、开奖结果与派奖情况。', paths.mine),
+  planned(
+    paths.walletAddresses,
+    '钱包地址',
+    '管理用于提现的 USDT 地址：添加新地址、设为默认或删除。',
+    paths.mine,
+  ),
+  planned(paths.betAddresses, '投注地址', '管理用于转账投注的钱包地址：绑定、修改或删除。', paths.mine),
+  planned(paths.exchange, '兑换', '在 USDT 与 TRX 之间兑换，兑换前会显示当前汇率。', paths.mine),
+  planned(paths.topUpHistory, '充值记录', '查看充值与提现的历史记录及每一笔的处理状态。', paths.mine),
+  planned(paths.rebate, '返水', '查看按投注额计算的返水记录与返水比例。', paths.mine),
+  planned(
+    paths.finance,
+    '资金明细',
+    '钱包的每一笔收支：充值、提现、投注、派奖与返水，按时间排列。',
+    paths.mine,
+  ),
+  planned(paths.vpn, 'VPN', '访问加速与网络连接的说明。'),
+  planned(paths.prizePool, '奖池', '查看当前奖池金额与奖池的派发规则。'),
+  planned(paths.gameBlock, '区块游戏', '根据区块哈希开奖的游戏：选择玩法并下注，开奖结果可在链上核验。'),
+  planned(paths.gameTrend, '走势', '查看各游戏的历史开奖走势与路单。'),
+  planned(paths.gameHashSize, '哈希大小', '以区块哈希判定大小的游戏：猜大或猜小，开奖结果可在链上核验。'),
+  planned(paths.gameFastThree, '快三', '三颗骰子的快速开奖游戏：押大小、单双或点数。'),
+  planned(paths.gameTimeColour, '时时彩', '定时开奖的数字彩票游戏：选号下注，按期开奖。'),
+  planned(paths.gameRacing, '赛车', '十辆赛车的排名竞猜游戏：押冠军、名次或大小单双。'),
+  planned(paths.study, '教程', '各游戏的玩法说明与规则教程。'),
+  planned(
+    paths.inviteFriends,
+    '邀请好友',
+    '分享您的邀请码或二维码，好友注册并投注后您可获得返佣。',
+    paths.mine,
+  ),
+  planned(paths.performanceRecord, '业绩记录', '查看您邀请的下级的投注业绩与您的返佣明细。', paths.mine),
+  planned(paths.third, '第三方游戏', '进入合作平台提供的游戏。'),
+  planned(paths.testBet, '试玩投注', '不花费余额，体验投注与开奖的流程。'),
+  planned(paths.activityImages, '活动海报', '活动的宣传图片，可保存后分享。', paths.activity),
+  planned(paths.activityDetail, '活动详情', '活动的参与条件、奖励内容与活动时间。', paths.activity),
+]
+
+export const routes: RouteObject[] = [
+  {
+    path: paths.root,
+    element: <RootRoute />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageLoading />,
+    children: [
+      { index: true, element: <Navigate to={paths.home} replace /> },
+      {
+        lazy: lazyPage(() => import('./layout/app-layout').then((m) => m.AppLayout)),
+        errorElement: <RouteError />,
+        children: tabs,
+      },
+      ...standalone,
+      // Tiny, and already loaded for the error element.
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]
+
+export const createAppRouter = () => createBrowserRouter(routes)

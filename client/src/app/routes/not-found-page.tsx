@@ -1,0 +1,17 @@
+import { Link } from 'react-router-dom'
+import { StatusPage } from '../../components/status-page/status-page'
+import { paths } from '../../config/paths'
+
+export function NotFoundPage() {
+  return (
+    <StatusPage
+      title="页面不存在"
+      description="您访问的页面不存在或已被移除。"
+      actions={
+        <Link className="status-page__button" to={paths.home} replace>
+          返回首页
+        </Link>
+      }
+    />
+  )
+}

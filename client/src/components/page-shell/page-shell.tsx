@@ -1,0 +1,38 @@
+import NavBar from 'antd-mobile/es/components/nav-bar'
+import type { ReactNode } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { paths } from '../../config/paths'
+import './page-shell.css'
+
+/** Whether this tab's history has an entry of ours to go back to (React Router keeps an index). */
+function canGoBack(): boolean {
+  const state: unknown = window.history.state
+  return typeof state === 'object' && state !== null && 'idx' in state && Number(state.idx) > 0
+}
+
+export interface PageShellProps {
+  title: string
+  children: ReactNode
+  /** Shown at the right of the nav bar. */
+  right?: ReactNode
+  /** Where the back arrow goes when there is no history to return to. */
+  fallback?: string
+  /** Pages inside the tab layout have no back arrow. */
+  back?: boolean
+}
+
+/** A page outside or inside the tab layout: safe-area aware nav bar, then the content. */
+export function PageShell({ title, children, right, fallback = paths.home, back = true }: PageShellProps) {
+  const navigate = useNavigate()
+  const onBack = () => (canGoBack() ? navigate(-1) : navigate(fallback, { replace: true }))
+  return (
+    <div className="page-shell">
+      <header className="page-shell__bar">
+        <NavBar back={back ? '返回' : null} backIcon={back} onBack={onBack} right={right}>
+          <h1 className="page-shell__title">{title}</h1>
+        </NavBar>
+      </header>
+      <main className="page-shell__body">{children}</main>
+    </div>
+  )
+}

@@ -1,0 +1,34 @@
+import { useState } from 'react'
+import { useCountdown } from '../../lib/use-countdown'
+import './sms-code-button.css'
+
+export interface SmsCodeButtonProps {
+  /** Sends the code; resolves to the seconds before another may be sent. */
+  onSend: () => Promise<number>
+}
+
+/** 获取验证码, then a countdown until a resend is allowed. */
+export function SmsCodeButton({ onSend }: SmsCodeButtonProps) {
+  const { remaining, start } = useCountdown()
+  const [sending, setSending] = useState(false)
+  const [sent, setSent] = useState(false)
+
+  const send = async () => {
+    setSending(true)
+    try {
+      start(await onSend())
+      setSent(true)
+    } catch {
+      // The failure was shown where it happened (form validation or the HTTP client).
+    } finally {
+      setSending(false)
+    }
+  }
+
+  const label = remaining > 0 ? `${remaining}秒后重发` : sent ? '重新发送' : '获取验证码'
+  return (
+    <button type="button" className="sms-code-button" disabled={sending || remaining > 0} onClick={send}>
+      {label}
+    </button>
+  )
+}

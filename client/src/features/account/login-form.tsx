@@ -1,0 +1,48 @@
+import Button from 'antd-mobile/es/components/button'
+import Form from 'antd-mobile/es/components/form'
+import Input from 'antd-mobile/es/components/input'
+import { useState } from 'react'
+import { phoneField } from '../../../../shared/contract/fields'
+import { requiredRule, schemaRule } from '../../lib/form-rules'
+import { logIn } from '../../lib/session-actions'
+
+interface LoginValues {
+  phone: string
+  password: string
+}
+
+export function LoginForm({ onDone }: { onDone: () => void }) {
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (values: LoginValues) => {
+    setBusy(true)
+    try {
+      await logIn({ phone: values.phone.trim(), password: values.password })
+      onDone()
+    } catch {
+      // callApi showed why.
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Form
+      layout="horizontal"
+      mode="card"
+      onFinish={submit}
+      footer={
+        <Button block type="submit" color="primary" size="large" loading={busy}>
+          登录
+        </Button>
+      }
+    >
+      <Form.Item name="phone" label="手机号" rules={[requiredRule('请输入手机号'), schemaRule(phoneField)]}>
+        <Input type="tel" inputMode="tel" autoComplete="username" placeholder="请输入手机号" clearable />
+      </Form.Item>
+      <Form.Item name="password" label="密码" rules={[requiredRule('请输入密码')]}>
+        <Input type="password" autoComplete="current-password" placeholder="请输入密码" clearable />
+      </Form.Item>
+    </Form>
+  )
+}

@@ -1,0 +1,110 @@
+import Button from 'antd-mobile/es/components/button'
+import Form from 'antd-mobile/es/components/form'
+import Input from 'antd-mobile/es/components/input'
+import { useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import { register, sendSms } from '../../../../shared/contract/account'
+import { newPasswordField, phoneField, smsCodeField } from '../../../../shared/contract/fields'
+import { SmsCodeButton } from '../../components/sms-code-button/sms-code-button'
+import { requiredRule, schemaRule } from '../../lib/form-rules'
+import { callApi } from '../../lib/http'
+import { logIn } from '../../lib/session-actions'
+import { showToast } from '../../lib/toast'
+
+interface RegisterValues {
+  phone: string
+  code: string
+  password: string
+  confirm: string
+  invite_code?: string
+}
+
+/** Register with an SMS code, then log straight in. An `invite` query parameter fills the invite code. */
+export function RegisterForm({ onDone }: { onDone: () => void }) {
+  const [form] = Form.useForm<RegisterValues>()
+  const [params] = useSearchParams()
+  const [busy, setBusy] = useState(false)
+
+  const sendCode = async () => {
+    const { phone } = await form.validateFields(['phone'])
+    const data = await callApi(sendSms, { body: { phone: phone.trim(), purpose: 'register' } })
+    showToast('验证码已发送', 'success')
+    return data.resend_in
+  }
+
+  const submit = async (values: RegisterValues) => {
+    setBusy(true)
+    const phone = values.phone.trim()
+    const invite = values.invite_code?.trim().toUpperCase()
+    try {
+      await callApi(register, {
+        body: {
+          phone,
+          code: values.code,
+          password: values.password,
+          ...(invite ? { invite_code: invite } : {}),
+        },
+      })
+      await logIn({ phone, password: values.password })
+      showToast('注册成功', 'success')
+      onDone()
+    } catch {
+      // callApi showed why.
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Form
+      form={form}
+      layout="horizontal"
+      mode="card"
+      initialValues={{ invite_code: params.get('invite') ?? '' }}
+      onFinish={submit}
+      footer={
+        <Button block type="submit" color="primary" size="large" loading={busy}>
+          注册
+        </Button>
+      }
+    >
+      <Form.Item name="phone" label="手机号" rules={[requiredRule('请输入手机号'), schemaRule(phoneField)]}>
+        <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="请输入手机号" clearable />
+      </Form.Item>
+      <Form.Item
+        name="code"
+        label="验证码"
+        rules={[requiredRule('请输入验证码'), schemaRule(smsCodeField)]}
+        extra={<SmsCodeButton onSend={sendCode} />}
+      >
+        <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="6位数字" />
+      </Form.Item>
+      <Form.Item
+        name="password"
+        label="密码"
+        rules={[requiredRule('请输入密码'), schemaRule(newPasswordField)]}
+        help="8–32位，包含字母和数字"
+      >
+        <Input type="password" autoComplete="new-password" placeholder="请设置登录密码" clearable />
+      </Form.Item>
+      <Form.Item
+        name="confirm"
+        label="确认密码"
+        dependencies={['password']}
+        rules={[
+          requiredRule('请再次输入密码'),
+          ({ getFieldValue }) => ({
+            validator: async (_rule, value) => {
+              if (value && value !== getFieldValue('password')) throw new Error('两次输入的密码不一致')
+            },
+          }),
+        ]}
+      >
+        <Input type="password" autoComplete="new-password" placeholder="请再次输入密码" clearable />
+      </Form.Item>
+      <Form.Item name="invite_code" label="邀请码">
+        <Input autoComplete="off" placeholder="选填" clearable />
+      </Form.Item>
+    </Form>
+  )
+}

@@ -1,0 +1,96 @@
+import Button from 'antd-mobile/es/components/button'
+import Form from 'antd-mobile/es/components/form'
+import Input from 'antd-mobile/es/components/input'
+import { useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { changePassword } from '../../../../shared/contract/account'
+import { newPasswordField } from '../../../../shared/contract/fields'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { requiredRule, schemaRule } from '../../lib/form-rules'
+import { callApi } from '../../lib/http'
+import { showToast } from '../../lib/toast'
+import './security.css'
+
+interface PasswordValues {
+  old_password: string
+  new_password: string
+  confirm: string
+}
+
+/** Login-password change. Other sessions end on the server; this one stays. */
+export function PasswordChangePage() {
+  const navigate = useNavigate()
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (values: PasswordValues) => {
+    setBusy(true)
+    try {
+      await callApi(changePassword, {
+        body: { old_password: values.old_password, new_password: values.new_password },
+      })
+      showToast('登录密码已修改', 'success')
+      navigate(paths.securityCenter, { replace: true })
+    } catch {
+      // callApi showed why.
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <PageShell title="修改登录密码" fallback={paths.securityCenter}>
+      <RequireLogin>
+        <Form
+          layout="horizontal"
+          mode="card"
+          onFinish={submit}
+          footer={
+            <Button block type="submit" color="primary" size="large" loading={busy}>
+              确认修改
+            </Button>
+          }
+        >
+          <Form.Item name="old_password" label="原密码" rules={[requiredRule('请输入原密码')]}>
+            <Input type="password" autoComplete="current-password" placeholder="请输入原密码" clearable />
+          </Form.Item>
+          <Form.Item
+            name="new_password"
+            label="新密码"
+            help="8–32位，包含字母和数字"
+            dependencies={['old_password']}
+            rules={[
+              requiredRule('请输入新密码'),
+              schemaRule(newPasswordField),
+              ({ getFieldValue }) => ({
+                validator: async (_rule, value) => {
+                  if (value && value === getFieldValue('old_password'))
+                    throw new Error('新密码不能与原密码相同')
+                },
+              }),
+            ]}
+          >
+            <Input type="password" autoComplete="new-password" placeholder="请输入新密码" clearable />
+          </Form.Item>
+          <Form.Item
+            name="confirm"
+            label="确认密码"
+            dependencies={['new_password']}
+            rules={[
+              requiredRule('请再次输入新密码'),
+              ({ getFieldValue }) => ({
+                validator: async (_rule, value) => {
+                  if (value && value !== getFieldValue('new_password'))
+                    throw new Error('两次输入的密码不一致')
+                },
+              }),
+            ]}
+          >
+            <Input type="password" autoComplete="new-password" placeholder="请再次输入新密码" clearable />
+          </Form.Item>
+        </Form>
+      </RequireLogin>
+    </PageShell>
+  )
+}

@@ -1,0 +1,30 @@
+import 'antd-mobile/es/global'
+import './styles/global.css'
+import './lib/antd-react19'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { App } from './app/app'
+import { installPreloadRecovery } from './lib/preload-recovery'
+import { installRootFontSize } from './lib/root-font-size'
+import { startUp } from './lib/session-actions'
+import { session } from './lib/session-store'
+import { applyTheme } from './lib/theme'
+import { preloadToast } from './lib/toast'
+import { installZoomGuard } from './lib/zoom-guard'
+
+installRootFontSize()
+installZoomGuard()
+installPreloadRecovery()
+applyTheme(session.get().theme)
+window.addEventListener('storage', () => session.syncFromStorage())
+
+const container = document.getElementById('root')
+if (!container) throw new Error('#root is missing from index.html')
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+)
+
+void startUp()
+preloadToast()
