@@ -129,6 +129,90 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // Id ranges, so domains can add migrations side by side: wallet 100–199, games 200–299,
   // agent and content 300–399, tester's API 400–499.
+  {
+    id: 100,
+    name: 'wallet',
+    sql: `
+      CREATE TABLE deposit_addresses (
+        player_id INTEGER PRIMARY KEY REFERENCES players(id),
+        address TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE deposits (
+        id INTEGER PRIMARY KEY,
+        order_no TEXT NOT NULL UNIQUE,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        address TEXT NOT NULL,
+        amount_micro INTEGER NOT NULL CHECK (amount_micro > 0),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'confirmed')),
+        confirmations_required INTEGER NOT NULL,
+        due_at INTEGER NOT NULL,
+        tx_hash TEXT,
+        created_at INTEGER NOT NULL,
+        confirmed_at INTEGER
+      );
+      CREATE INDEX deposits_player_time ON deposits(player_id, created_at DESC, id DESC);
+      CREATE INDEX deposits_due ON deposits(due_at) WHERE status = 'pending';
+
+      CREATE TABLE withdrawal_addresses (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        address TEXT NOT NULL,
+        label TEXT NOT NULL,
+        is_default INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)),
+        created_at INTEGER NOT NULL,
+        UNIQUE (player_id, address)
+      );
+      CREATE UNIQUE INDEX withdrawal_addresses_default ON withdrawal_addresses(player_id) WHERE is_default = 1;
+
+      CREATE TABLE withdrawals (
+        id INTEGER PRIMARY KEY,
+        order_no TEXT NOT NULL UNIQUE,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        address TEXT NOT NULL,
+        label TEXT NOT NULL,
+        amount_micro INTEGER NOT NULL CHECK (amount_micro > 0),
+        fee_micro INTEGER NOT NULL CHECK (fee_micro >= 0),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+        review_due_at INTEGER,
+        reason TEXT,
+        tx_hash TEXT,
+        created_at INTEGER NOT NULL,
+        reviewed_at INTEGER
+      );
+      CREATE INDEX withdrawals_player_time ON withdrawals(player_id, created_at DESC, id DESC);
+      CREATE INDEX withdrawals_due ON withdrawals(review_due_at) WHERE status = 'pending';
+
+      -- Wrong payment passwords in a row, and the lock they lead to; kept here so a restart keeps it.
+      CREATE TABLE pay_password_guard (
+        player_id INTEGER PRIMARY KEY REFERENCES players(id),
+        failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0),
+        locked_until INTEGER
+      );
+
+      CREATE INDEX ledger_player_type_time ON ledger(player_id, type, created_at DESC, id DESC);
+      CREATE INDEX ledger_ref ON ledger(ref) WHERE ref IS NOT NULL;
+    `,
+  },
+  {
+    id: 101,
+    name: 'idempotency keys',
+    // Scoped per player (0 for calls without a session); the answer is kept to replay it.
+    sql: `
+      CREATE TABLE idempotency_keys (
+        player_id INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+        status_code INTEGER,
+        response TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (player_id, key)
+      ) WITHOUT ROWID;
+      CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+    `,
+  },
 ]
 
 export function migrate(db: Db): number {

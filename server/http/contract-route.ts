@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import type { z } from 'zod'
+import { IDEMPOTENCY_HEADER } from '../../shared/constants'
 import type { DataOf, Endpoint } from '../../shared/contract/endpoint'
 import type { AuthedPlayer } from '../plugins/emulator-plugin'
 import { ok } from './envelope'
+import { idempotencyStore } from './idempotency'
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined
 
@@ -22,7 +24,8 @@ export interface RouteExtras {
 /**
  * Registers an emulator route from its contract object: the query and body schemas validate
  * before the handler runs, the session is checked when the contract says so, and the handler's
- * return value goes out as `data` in a success envelope.
+ * return value goes out as `data` in a success envelope. Endpoints whose contract says
+ * `idempotent: true` honour an `Idempotency-Key` header (see ./idempotency.ts).
  */
 export function contractRoute<E extends Endpoint>(
   app: FastifyInstance,
@@ -40,14 +43,25 @@ export function contractRoute<E extends Endpoint>(
     ...options,
     method: endpoint.method,
     url: endpoint.path,
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const input = {
         query: request.query,
         body: request.body,
         player: request.player,
         request,
       } as HandlerInput<E>
-      return ok(await handler(input))
+      const execute = async () => ok(await handler(input))
+      const key = request.headers[IDEMPOTENCY_HEADER]
+      if (endpoint.idempotent && typeof key === 'string') {
+        const call = {
+          playerId: request.player?.id ?? null,
+          key,
+          endpointId: endpoint.id,
+          body: request.body,
+        }
+        return idempotencyStore(app.emu.db, app.emu.clock).run(call, reply, execute)
+      }
+      return execute()
     },
   })
 }

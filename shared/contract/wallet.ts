@@ -20,7 +20,7 @@ import {
  * places; money-moving POSTs are idempotent (send an `Idempotency-Key` header).
  */
 
-export const NETWORK = 'TRC20'
+export const NETWORK = 'TRC20' as const
 export const CURRENCIES = ['USDT', 'TRX'] as const
 export const currencySchema = z.enum(CURRENCIES)
 export type WalletCurrency = z.infer<typeof currencySchema>

@@ -1,0 +1,34 @@
+import type { Db } from '../../db/database'
+import type { EmuClock } from '../clock'
+import type { LedgerRepository } from '../ledger/ledger-repository'
+import type { WalletSettingsHolder } from './wallet-settings'
+
+/** What the wallet's services share. */
+export interface WalletContext {
+  readonly db: Db
+  readonly clock: EmuClock
+  readonly ledger: LedgerRepository
+  readonly settings: WalletSettingsHolder
+}
+
+/** Refusals the player sees, as the server sends them. */
+export const WALLET_MSG = {
+  amountTooSmall: (min: string, unit = 'USDT') => `金额不能低于 ${min} ${unit}`,
+  amountTooLarge: (max: string, unit = 'USDT') => `金额不能超过 ${max} ${unit}`,
+  tooManyPendingDeposits: '未完成的充值订单过多，请等待到账后再试',
+  depositNotFound: '充值订单不存在',
+  insufficient: '余额不足',
+  insufficientTrx: 'TRX 余额不足',
+  walletNotFound: '提现地址不存在，请先绑定',
+  walletDuplicate: '该地址已绑定',
+  walletLimit: (max: number) => `最多绑定 ${max} 个地址`,
+  dailyLimit: (left: string) => `超出今日提现额度，今日剩余 ${left} USDT`,
+  noPayPassword: '请先设置支付密码',
+  payPasswordWrong: (left: number) => `支付密码错误，还可尝试 ${left} 次`,
+  payPasswordLockedNow: (wait: string) => `支付密码错误次数过多，提现已锁定 ${wait}`,
+  payPasswordLocked: (wait: string) => `支付密码错误次数过多，请 ${wait}后再试`,
+  withdrawalNotFound: '提现订单不存在',
+  alreadyReviewed: '该提现已处理',
+  pairUnknown: '不支持该兑换',
+  exchangeTooSmall: '兑换数量过小',
+} as const

@@ -1,0 +1,288 @@
+import type { Withdrawal } from '../../../shared/contract/wallet'
+import { NETWORK } from '../../../shared/contract/wallet'
+import { immediate } from '../../db/database'
+import { fail, notFound } from '../../http/api-error'
+import { verifyPassword } from '../account/passwords'
+import { InsufficientFundsError } from '../ledger/ledger-repository'
+import type { HistoryFilter } from './paged-query'
+import { PayPasswordGuard } from './pay-password-guard'
+import { WALLET_MSG, type WalletContext } from './wallet-context'
+import {
+  cstDayStart,
+  fakeTxHash,
+  formatAmount,
+  formatWait,
+  orderNo,
+  type Page,
+  pagedResult,
+} from './wallet-format'
+import { walletAddressView, withdrawalView } from './wallet-views'
+import { WithdrawalRepository } from './withdrawal-repository'
+
+export const REJECT_REASON_DEFAULT = '审核未通过'
+
+/**
+ * Withdrawals and the addresses they go to. The amount plus the fee leaves the balance at request
+ * (two ledger rows); approval completes it with no further movement; rejection gives both back.
+ */
+export class WithdrawalService {
+  readonly withdrawals: WithdrawalRepository
+  readonly guard: PayPasswordGuard
+
+  constructor(private readonly ctx: WalletContext) {
+    this.withdrawals = new WithdrawalRepository(ctx.db)
+    this.guard = new PayPasswordGuard(ctx.db)
+  }
+
+  private get rules() {
+    return this.ctx.settings.current.withdrawal
+  }
+
+  // ── payment password ──
+
+  private assertUnlocked(playerId: number): void {
+    const now = this.ctx.clock.now()
+    const until = this.guard.lockedUntil(playerId, now)
+    if (until !== null) throw fail(WALLET_MSG.payPasswordLocked(formatWait(until - now)))
+  }
+
+  /**
+   * Checks the payment password. A lock refuses even the right one; a wrong one is counted in its
+   * own transaction (so it sticks although the call fails), and the last allowed one starts the lock.
+   */
+  async checkPayPassword(playerId: number, password: string): Promise<void> {
+    this.assertUnlocked(playerId)
+    const hash = this.ctx.db
+      .prepare<[number], string | null>('SELECT pay_password_hash FROM players WHERE id = ?')
+      .pluck()
+      .get(playerId)
+    if (!hash) throw fail(WALLET_MSG.noPayPassword)
+    const right = await verifyPassword(hash, password)
+    const { maxFailures, lockMs } = this.rules
+    if (right) {
+      immediate(this.ctx.db, () => {
+        this.assertUnlocked(playerId)
+        this.guard.reset(playerId)
+      })
+      return
+    }
+    const result = immediate(this.ctx.db, () =>
+      this.guard.recordFailure(playerId, this.ctx.clock.now(), maxFailures, lockMs),
+    )
+    if (result.lockedUntil !== null) throw fail(WALLET_MSG.payPasswordLockedNow(formatWait(lockMs)))
+    throw fail(WALLET_MSG.payPasswordWrong(result.attemptsLeft))
+  }
+
+  // ── addresses ──
+
+  addressList(playerId: number) {
+    return {
+      list: this.withdrawals.addresses(playerId).map(walletAddressView),
+      max_count: this.rules.maxAddresses,
+    }
+  }
+
+  async bind(
+    playerId: number,
+    input: { address: string; label: string; payPassword: string; isDefault: boolean },
+  ) {
+    this.assertBindable(playerId, input.address)
+    await this.checkPayPassword(playerId, input.payPassword)
+    immediate(this.ctx.db, () => {
+      this.assertBindable(playerId, input.address)
+      const first = this.withdrawals.addresses(playerId).length === 0
+      this.withdrawals.bind(
+        playerId,
+        input.address,
+        input.label,
+        first || input.isDefault,
+        this.ctx.clock.now(),
+      )
+    })
+    return this.addressList(playerId)
+  }
+
+  private assertBindable(playerId: number, address: string): void {
+    const bound = this.withdrawals.addresses(playerId)
+    if (bound.some((a) => a.address === address)) throw fail(WALLET_MSG.walletDuplicate)
+    if (bound.length >= this.rules.maxAddresses) throw fail(WALLET_MSG.walletLimit(this.rules.maxAddresses))
+  }
+
+  setDefault(playerId: number, id: number) {
+    immediate(this.ctx.db, () => {
+      if (!this.withdrawals.address(playerId, id)) throw notFound(WALLET_MSG.walletNotFound)
+      this.withdrawals.setDefault(playerId, id)
+    })
+    return this.addressList(playerId)
+  }
+
+  remove(playerId: number, id: number) {
+    immediate(this.ctx.db, () => {
+      const row = this.withdrawals.address(playerId, id)
+      if (!row) throw notFound(WALLET_MSG.walletNotFound)
+      this.withdrawals.remove(playerId, id)
+      if (row.is_default === 1) {
+        const [next] = this.withdrawals.addresses(playerId)
+        if (next) this.withdrawals.setDefault(playerId, next.id)
+      }
+    })
+    return this.addressList(playerId)
+  }
+
+  // ── withdrawals ──
+
+  config(playerId: number) {
+    const r = this.rules
+    const now = this.ctx.clock.now()
+    const balance =
+      this.ctx.db
+        .prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?')
+        .pluck()
+        .get(playerId) ?? 0
+    const hasPay =
+      this.ctx.db
+        .prepare<[number], number>('SELECT pay_password_hash IS NOT NULL FROM players WHERE id = ?')
+        .pluck()
+        .get(playerId) === 1
+    const used = this.withdrawals.usedSince(playerId, cstDayStart(now))
+    const remaining = Math.max(0, r.dailyLimitMicro - used)
+    const maxWithdrawable = Math.max(0, Math.min(balance - r.feeMicro, remaining, r.maxMicro))
+    return {
+      currency: 'USDT' as const,
+      network: NETWORK,
+      min_amount: formatAmount(r.minMicro),
+      max_amount: formatAmount(r.maxMicro),
+      fee: formatAmount(r.feeMicro),
+      daily_limit: formatAmount(r.dailyLimitMicro),
+      used_today: formatAmount(used),
+      remaining_today: formatAmount(remaining),
+      balance: formatAmount(balance),
+      max_withdrawable: formatAmount(maxWithdrawable < r.minMicro ? 0 : maxWithdrawable),
+      has_pay_password: hasPay,
+      locked_until: this.guard.lockedUntil(playerId, now),
+      pay_password_attempts_left: this.guard.attemptsLeft(playerId, now, r.maxFailures),
+    }
+  }
+
+  /** The whole request: lock, cheap checks, then the payment password, then the hold. */
+  async withdraw(playerId: number, walletId: number, amountMicro: number, payPassword: string) {
+    this.assertUnlocked(playerId)
+    // Refuse what would be refused anyway before a password guess is spent on it.
+    this.checkRequest(playerId, walletId, amountMicro)
+    await this.checkPayPassword(playerId, payPassword)
+    return this.hold(playerId, walletId, amountMicro)
+  }
+
+  private checkRequest(playerId: number, walletId: number, amountMicro: number) {
+    const r = this.rules
+    const target = this.withdrawals.address(playerId, walletId)
+    if (!target) throw fail(WALLET_MSG.walletNotFound)
+    if (amountMicro < r.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatAmount(r.minMicro)))
+    if (amountMicro > r.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatAmount(r.maxMicro)))
+    const used = this.withdrawals.usedSince(playerId, cstDayStart(this.ctx.clock.now()))
+    if (used + amountMicro > r.dailyLimitMicro)
+      throw fail(WALLET_MSG.dailyLimit(formatAmount(Math.max(0, r.dailyLimitMicro - used))))
+    const balance =
+      this.ctx.db
+        .prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?')
+        .pluck()
+        .get(playerId) ?? 0
+    if (balance < amountMicro + r.feeMicro) throw fail(WALLET_MSG.insufficient)
+    return target
+  }
+
+  /**
+   * Holds amount + fee and records the withdrawal, all in one BEGIN IMMEDIATE transaction, with
+   * every check repeated inside it. The payment password must have been checked by the caller.
+   */
+  hold(playerId: number, walletId: number, amountMicro: number): { order: Withdrawal; balance: string } {
+    try {
+      return immediate(this.ctx.db, () => {
+        this.assertUnlocked(playerId)
+        const target = this.checkRequest(playerId, walletId, amountMicro)
+        const now = this.ctx.clock.now()
+        const { feeMicro, autoApproveAfterMs } = this.rules
+        const order = orderNo('W', now)
+        const row = this.withdrawals.create({
+          orderNo: order,
+          playerId,
+          address: target.address,
+          label: target.label,
+          amountMicro,
+          feeMicro,
+          reviewDueAt: autoApproveAfterMs === null ? null : now + autoApproveAfterMs,
+          at: now,
+        })
+        let after = this.ctx.ledger.post({
+          playerId,
+          currency: 'USDT',
+          type: 'withdrawal',
+          amountMicro: -amountMicro,
+          ref: order,
+          memo: `提现至 ${target.address}`,
+          at: now,
+        })
+        if (feeMicro > 0)
+          after = this.ctx.ledger.post({
+            playerId,
+            currency: 'USDT',
+            type: 'withdrawal_fee',
+            amountMicro: -feeMicro,
+            ref: order,
+            memo: '提现手续费',
+            at: now,
+          })
+        return { order: withdrawalView(row), balance: formatAmount(after.balanceAfterMicro) }
+      })
+    } catch (err) {
+      if (err instanceof InsufficientFundsError) throw fail(WALLET_MSG.insufficient)
+      throw err
+    }
+  }
+
+  history(playerId: number | null, filter: HistoryFilter, page: Page) {
+    const { rows, total } = this.withdrawals.list(playerId, filter, page)
+    return pagedResult(rows.map(withdrawalView), page, total)
+  }
+
+  find(id: number): Withdrawal {
+    const row = this.withdrawals.find(id)
+    if (!row) throw notFound(WALLET_MSG.withdrawalNotFound)
+    return withdrawalView(row)
+  }
+
+  /** The back office pays it out: the money already left the balance at request. */
+  approve(id: number): boolean {
+    return immediate(this.ctx.db, () => {
+      if (!this.withdrawals.find(id)) throw notFound(WALLET_MSG.withdrawalNotFound)
+      return this.withdrawals.markReviewed(id, 'approved', this.ctx.clock.now(), null, fakeTxHash())
+    })
+  }
+
+  /** The back office refuses it: amount and fee come back as one refund row. */
+  reject(id: number, reason: string = REJECT_REASON_DEFAULT): boolean {
+    return immediate(this.ctx.db, () => {
+      const row = this.withdrawals.find(id)
+      if (!row) throw notFound(WALLET_MSG.withdrawalNotFound)
+      const now = this.ctx.clock.now()
+      if (!this.withdrawals.markReviewed(id, 'rejected', now, reason, null)) return false
+      this.ctx.ledger.post({
+        playerId: row.player_id,
+        currency: 'USDT',
+        type: 'refund',
+        amountMicro: row.amount_micro + row.fee_micro,
+        ref: row.order_no,
+        memo: `提现退回：${reason}`,
+        at: now,
+      })
+      return true
+    })
+  }
+
+  /** Timed job: approves every pending withdrawal whose review delay has passed. */
+  approveDue(now: number): number {
+    let approved = 0
+    for (const id of this.withdrawals.due(now)) if (this.approve(id)) approved++
+    return approved
+  }
+}

@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto'
+import type { FastifyReply } from 'fastify'
+import { IDEMPOTENCY_HEADER } from '../../shared/constants'
+import { CODE } from '../../shared/envelope'
+import { type Db, immediate } from '../db/database'
+import type { EmuClock } from '../emulator/clock'
+import { ApiError, invalidInput } from './api-error'
+import { failure } from './envelope'
+
+/**
+ * Idempotent calls: a replay returns the first answer and moves money once.
+ *
+ * How to use it: mark the endpoint `idempotent: true` in its contract; `contractRoute` does the rest.
+ * The client sends an `Idempotency-Key` header (1–128 visible ASCII characters, e.g. a UUID) that
+ * is new for each submission and reused only when it retries that same submission (a timeout, a
+ * lost connection, a double tap). Then:
+ *
+ * - first call: the handler runs; its answer — success or a business refusal (an ApiError) — is
+ *   stored with the key;
+ * - the same key and the same body again, after or while the first runs, in this process or
+ *   another on the same database: the stored answer comes back (header `Idempotent-Replayed: true`)
+ *   and the handler does not run again;
+ * - the same key with a different body (or on another endpoint): refused, HTTP 422, code 40900;
+ * - the first call still running after `waitMs`: refused, HTTP 409, code 40900 (retry later);
+ * - an unexpected failure (a bug, HTTP 500) stores nothing, so the call can be retried.
+ *
+ * Keys are scoped per player (the session's; 0 without one) and kept for `retentionMs` of emulator
+ * time. Calls without the header run as usual. If the process dies between the handler's commit
+ * and the stored answer, the key stays "in progress" and a replay is refused rather than run twice.
+ */
+export interface IdempotencyOptions {
+  /** How long a key is remembered, on the emulator clock. */
+  readonly retentionMs: number
+  /** How long a replay waits for a first call still running, in real time. */
+  readonly waitMs: number
+  readonly pollMs: number
+}
+
+export const IDEMPOTENCY_DEFAULTS: IdempotencyOptions = {
+  retentionMs: 24 * 3_600_000,
+  waitMs: 10_000,
+  pollMs: 20,
+}
+
+export const IDEMPOTENCY_MSG = {
+  badKey: `${IDEMPOTENCY_HEADER} 格式不正确：应为 1–128 个可见 ASCII 字符`,
+  mismatch: '该 Idempotency-Key 已用于另一个不同的请求，请为新的请求使用新的 Key',
+  inProgress: '相同的请求正在处理中，请稍后查看结果',
+} as const
+
+export const REPLAYED_HEADER = 'idempotent-replayed'
+
+const KEY_RE = /^[\x21-\x7e]{1,128}$/
+
+export interface IdempotentCall {
+  readonly playerId: number | null
+  readonly key: string
+  /** The endpoint id; part of the fingerprint, so a key can't be reused on another endpoint. */
+  readonly endpointId: string
+  /** The parsed body (after validation). */
+  readonly body: unknown
+}
+
+interface Row {
+  fingerprint: string
+  state: 'pending' | 'done'
+  status_code: number | null
+  response: string | null
+}
+
+/** JSON with object keys sorted, so equal bodies give equal fingerprints whatever their field order. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+export const fingerprintOf = (endpointId: string, body: unknown): string =>
+  createHash('sha256')
+    .update(`${endpointId}\n${stableJson(body ?? null)}`)
+    .digest('hex')
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export class IdempotencyStore {
+  /** First calls running in this process, so a concurrent replay here waits without polling. */
+  private readonly inflight = new Map<string, Promise<void>>()
+  private readonly select
+  private readonly insert
+  private readonly finish
+  private readonly forget
+  private readonly expire
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: EmuClock,
+    private readonly options: IdempotencyOptions = IDEMPOTENCY_DEFAULTS,
+  ) {
+    this.select = db.prepare<[number, string], Row>(
+      'SELECT fingerprint, state, status_code, response FROM idempotency_keys WHERE player_id = ? AND key = ?',
+    )
+    this.insert = db.prepare(
+      `INSERT INTO idempotency_keys (player_id, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'pending', ?)`,
+    )
+    this.finish = db.prepare(
+      `UPDATE idempotency_keys SET state = 'done', status_code = ?, response = ? WHERE player_id = ? AND key = ?`,
+    )
+    this.forget = db.prepare(
+      `DELETE FROM idempotency_keys WHERE player_id = ? AND key = ? AND state = 'pending'`,
+    )
+    this.expire = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?')
+  }
+
+  /**
+   * Runs `execute` once per (player, key): returns its answer, or the stored one on a replay.
+   * `execute` returns the success envelope, or throws an ApiError (stored and rethrown).
+   */
+  async run<T>(call: IdempotentCall, reply: FastifyReply, execute: () => Promise<T>): Promise<T | unknown> {
+    if (!KEY_RE.test(call.key)) throw invalidInput(IDEMPOTENCY_MSG.badKey)
+    const player = call.playerId ?? 0
+    const fingerprint = fingerprintOf(call.endpointId, call.body)
+    const claimed = immediate(this.db, () => {
+      const now = this.clock.now()
+      this.expire.run(now - this.options.retentionMs)
+      const row = this.select.get(player, call.key)
+      if (row) return row
+      this.insert.run(player, call.key, fingerprint, now)
+      return null
+    })
+
+    if (claimed) return this.answerFrom(claimed, player, call.key, fingerprint, reply)
+
+    const slot = `${player}\n${call.key}`
+    let release = () => {}
+    this.inflight.set(slot, new Promise<void>((resolve) => (release = resolve)))
+    try {
+      const answer = await execute()
+      this.store(player, call.key, 200, answer)
+      return answer
+    } catch (err) {
+      if (err instanceof ApiError)
+        this.store(player, call.key, err.statusCode, failure(err.code, err.message))
+      else immediate(this.db, () => this.forget.run(player, call.key))
+      throw err
+    } finally {
+      this.inflight.delete(slot)
+      release()
+    }
+  }
+
+  private store(player: number, key: string, status: number, body: unknown): void {
+    immediate(this.db, () => this.finish.run(status, JSON.stringify(body), player, key))
+  }
+
+  private async answerFrom(
+    first: Row,
+    player: number,
+    key: string,
+    fingerprint: string,
+    reply: FastifyReply,
+  ): Promise<unknown> {
+    if (first.fingerprint !== fingerprint) throw new ApiError(CODE.conflict, IDEMPOTENCY_MSG.mismatch, 422)
+    let row: Row | undefined = first
+    if (row.state === 'pending') row = await this.waitForFirst(player, key)
+    if (!row) {
+      // The first call failed unexpectedly and released the key: nothing was stored to replay.
+      throw new ApiError(CODE.conflict, IDEMPOTENCY_MSG.inProgress, 409)
+    }
+    if (row.state !== 'done' || row.response === null)
+      throw new ApiError(CODE.conflict, IDEMPOTENCY_MSG.inProgress, 409)
+    reply.code(row.status_code ?? 200).header(REPLAYED_HEADER, 'true')
+    return JSON.parse(row.response) as unknown
+  }
+
+  private async waitForFirst(player: number, key: string): Promise<Row | undefined> {
+    const local = this.inflight.get(`${player}\n${key}`)
+    if (local) {
+      await local
+      return this.select.get(player, key)
+    }
+    // Running in another process on the same database: watch the row.
+    const deadline = Date.now() + this.options.waitMs
+    for (;;) {
+      const row = this.select.get(player, key)
+      if (!row || row.state === 'done' || Date.now() >= deadline) return row
+      await sleep(this.options.pollMs)
+    }
+  }
+}
+
+const stores = new WeakMap<Db, IdempotencyStore>()
+
+/** The store of one database (one per emulator). */
+export function idempotencyStore(db: Db, clock: EmuClock): IdempotencyStore {
+  let store = stores.get(db)
+  if (!store) {
+    store = new IdempotencyStore(db, clock)
+    stores.set(db, store)
+  }
+  return store
+}

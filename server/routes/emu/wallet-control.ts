@@ -1,0 +1,129 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { depositStatusSchema, withdrawalStatusSchema } from '../../../shared/contract/wallet'
+import type { Config } from '../../config'
+import { immediate } from '../../db/database'
+import { walletOf } from '../../emulator/wallet/wallet-domain'
+import { pageOf } from '../../emulator/wallet/wallet-format'
+import { walletSettingsPatchSchema } from '../../emulator/wallet/wallet-settings'
+import { fail, notFound } from '../../http/api-error'
+import { ok } from '../../http/envelope'
+
+const ADMIN_HEADER = 'x-emu-admin-token'
+
+/** A deposit or withdrawal named by its numeric id or its order number. */
+const orderRef = z.object({ id: z.string().min(1).max(64) })
+
+const listQuery = z.strictObject({
+  player_id: z.coerce.number().int().positive().optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  page_size: z.coerce.number().int().min(1).max(200).optional(),
+})
+
+/**
+ * The chain and the back office, for testers: confirm a deposit, approve or reject a withdrawal,
+ * list what is pending, change the wallet's numbers, lift a payment-password lock, check the ledger.
+ */
+export async function walletControlRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
+  const { config } = opts
+  const wallet = walletOf(app.emu, config.FIXTURES_DIR)
+  const r = app.withTypeProvider<ZodTypeProvider>()
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (config.EMU_ADMIN_TOKEN && request.headers[ADMIN_HEADER] !== config.EMU_ADMIN_TOKEN) {
+      reply.code(403).send({ code: 403, msg: `缺少或错误的 ${ADMIN_HEADER}`, data: null })
+      return reply
+    }
+  })
+
+  const depositId = (ref: string): number => {
+    const row = /^\d+$/.test(ref)
+      ? wallet.deposits.deposits.find(Number(ref))
+      : wallet.deposits.deposits.findByOrderNo(ref)
+    if (!row) throw notFound('充值订单不存在')
+    return row.id
+  }
+  const withdrawalId = (ref: string): number => {
+    const repo = wallet.withdrawals.withdrawals
+    const row = /^\d+$/.test(ref) ? repo.find(Number(ref)) : repo.findByOrderNo(ref)
+    if (!row) throw notFound('提现订单不存在')
+    return row.id
+  }
+
+  r.get(
+    '/deposits',
+    { schema: { querystring: listQuery.extend({ status: depositStatusSchema.optional() }) } },
+    async (request) => {
+      const q = request.query
+      return ok(
+        wallet.deposits.history(q.player_id ?? null, { status: q.status, from: null, to: null }, pageOf(q)),
+      )
+    },
+  )
+
+  /** Confirms at once; a second call says it was already confirmed and credits nothing. */
+  r.post('/deposits/:id/confirm', { schema: { params: orderRef } }, async (request) => {
+    const id = depositId(request.params.id)
+    const credited = wallet.deposits.confirm(id)
+    const row = wallet.deposits.deposits.find(id)
+    if (!row) throw notFound('充值订单不存在')
+    return ok({ credited, order: wallet.deposits.order(row.player_id, id) })
+  })
+
+  r.get(
+    '/withdrawals',
+    { schema: { querystring: listQuery.extend({ status: withdrawalStatusSchema.optional() }) } },
+    async (request) => {
+      const q = request.query
+      return ok(
+        wallet.withdrawals.history(
+          q.player_id ?? null,
+          { status: q.status, from: null, to: null },
+          pageOf(q),
+        ),
+      )
+    },
+  )
+
+  r.post('/withdrawals/:id/approve', { schema: { params: orderRef } }, async (request) => {
+    const id = withdrawalId(request.params.id)
+    if (!wallet.withdrawals.approve(id)) throw fail('该提现已处理，不能再审核')
+    return ok(wallet.withdrawals.find(id))
+  })
+
+  r.post(
+    '/withdrawals/:id/reject',
+    {
+      schema: {
+        params: orderRef,
+        body: z.strictObject({ reason: z.string().min(1).max(100).optional() }).nullish(),
+      },
+    },
+    async (request) => {
+      const id = withdrawalId(request.params.id)
+      if (!wallet.withdrawals.reject(id, request.body?.reason)) throw fail('该提现已处理，不能再审核')
+      return ok(wallet.withdrawals.find(id))
+    },
+  )
+
+  r.get('/wallet/settings', async () => ok(wallet.ctx.settings.raw))
+
+  /** Changes the wallet's numbers until the next reset (which reads fixtures/wallet.json again). */
+  r.put('/wallet/settings', { schema: { body: walletSettingsPatchSchema } }, async (request) => {
+    wallet.ctx.settings.patch(request.body)
+    return ok(wallet.ctx.settings.raw)
+  })
+
+  r.post(
+    '/wallet/pay-password/:playerId/unlock',
+    { schema: { params: z.object({ playerId: z.coerce.number().int().positive() }) } },
+    async (request) => {
+      immediate(app.emu.db, () => wallet.withdrawals.guard.reset(request.params.playerId))
+      return ok(null)
+    },
+  )
+
+  /** Players whose balance differs from the sum of their ledger; empty when all is well. */
+  r.get('/wallet/drift', async () => ok({ drift: app.emu.ledger.drift() }))
+}
