@@ -37,6 +37,10 @@ const envSchema = z
     PROXY_CONNECTIONS: positiveInt.default(64),
     /** Hosts the image proxy may fetch from, comma-separated. */
     IMAGE_PROXY_HOSTS: z.string().default(''),
+    /** Requests the /__emu journal keeps (a ring buffer); 0 turns it off. */
+    EMU_JOURNAL_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(2000),
+    /** Seed of the fault rules' generators (probability, delay ranges). */
+    EMU_SEED: z.coerce.number().int().default(1),
     /** Largest image the proxy passes on, in bytes. */
     IMAGE_PROXY_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
     /** Time for one proxied image, DNS and redirects included, in ms. */

@@ -5,6 +5,14 @@ import { z } from 'zod'
  * Never imported by the app players download.
  */
 
+/** Header that carries the admin token of the control API, when one is configured. */
+export const ADMIN_TOKEN_HEADER = 'x-emu-admin-token'
+
+/** A session "token" that stands for the next call in the scope that carries any token. */
+export const ANY_SESSION = 'any'
+
+const scopeSchema = z.string().min(1).max(200)
+
 export const faultActionSchema = z.discriminatedUnion('type', [
   /** HTTP 200 with a body code and message, such as 10001 or 401. */
   z.strictObject({
@@ -22,12 +30,19 @@ export const faultActionSchema = z.discriminatedUnion('type', [
     headers: z.record(z.string(), z.string()).optional(),
   }),
   /** Wait, then answer as usual. `ms` fixed, or a uniform range `minMs`..`maxMs`. Real time. */
-  z.strictObject({
-    type: z.literal('delay'),
-    ms: z.number().int().min(0).max(600_000).optional(),
-    minMs: z.number().int().min(0).max(600_000).optional(),
-    maxMs: z.number().int().min(0).max(600_000).optional(),
-  }),
+  z
+    .strictObject({
+      type: z.literal('delay'),
+      ms: z.number().int().min(0).max(600_000).optional(),
+      minMs: z.number().int().min(0).max(600_000).optional(),
+      maxMs: z.number().int().min(0).max(600_000).optional(),
+    })
+    .refine((a) => a.ms !== undefined || a.minMs !== undefined || a.maxMs !== undefined, {
+      error: 'delay needs ms, or minMs and maxMs',
+    })
+    .refine((a) => a.minMs === undefined || a.maxMs === undefined || a.minMs <= a.maxMs, {
+      error: 'minMs must not exceed maxMs',
+    }),
   /** Never answer (the client's own timeout fires). */
   z.strictObject({ type: z.literal('hang') }),
   /** A real TCP reset. */
@@ -35,11 +50,12 @@ export const faultActionSchema = z.discriminatedUnion('type', [
   /** Close the connection without a response. */
   z.strictObject({ type: z.literal('empty') }),
   /** HTTP 200 with a body that is not JSON. */
-  z.strictObject({ type: z.literal('malformed') }),
+  z.strictObject({ type: z.literal('malformed'), body: z.string().optional() }),
   /** The real answer, cut off halfway through its body. */
   z.strictObject({ type: z.literal('truncate') }),
 ])
 export type FaultAction = z.infer<typeof faultActionSchema>
+export type FaultActionType = FaultAction['type']
 
 export const faultMatchSchema = z.strictObject({
   /** HTTP method; any when absent. */
@@ -57,14 +73,16 @@ export const faultRuleInputSchema = z.strictObject({
   match: faultMatchSchema.default({ path: '/api/**' }),
   action: faultActionSchema,
   /** Isolates the rule: only requests with this x-emu-scope header (or this session token) see it. */
-  scope: z.string().min(1).max(200).optional(),
+  scope: scopeSchema.optional(),
   /** Let the first N matching calls through untouched. */
   after: z.number().int().min(0).default(0),
   /** Fire at most this many times, then stop (the rule stays listed as spent). */
   times: z.number().int().positive().optional(),
-  /** Chance of firing on each eligible call, with the server's seeded generator. */
+  /** Chance of firing on each eligible call, drawn from the rule's own seeded generator. */
   probability: z.number().min(0).max(1).default(1),
-  /** Stop firing at this emulator-clock time (ms). */
+  /** Seed of the rule's generator (probability and delay ranges); the server's seed when absent. */
+  seed: z.number().int().optional(),
+  /** Stop firing at this emulator-clock time (ms), read on the clock of the request's scope. */
   until: z.number().int().optional(),
   /** Free text shown in the journal. */
   label: z.string().max(200).optional(),
@@ -87,6 +105,7 @@ export const clockSetSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('frozen'), at: z.number().int().optional() }),
   z.strictObject({ mode: z.literal('offset'), offsetMs: z.number().int() }),
 ])
+export type ClockSet = z.infer<typeof clockSetSchema>
 
 export const clockAdvanceSchema = z.strictObject({
   ms: z
@@ -100,8 +119,226 @@ export const clockStateSchema = z.object({
   mode: z.enum(['real', 'frozen', 'offset']),
   now: z.number().int(),
   offsetMs: z.number().int(),
+  /** The scope this clock belongs to; null for the world clock. */
+  scope: z.string().nullable().optional(),
 })
+export type ClockStateView = z.infer<typeof clockStateSchema>
 
 export const sessionFaultSchema = z.enum(['expire', 'revoke'])
+export type SessionFaultKind = z.infer<typeof sessionFaultSchema>
 
-export const resetSchema = z.strictObject({ scope: z.string().min(1).optional() })
+export const sessionLifetimeSchema = z
+  .strictObject({
+    /** Emulator-clock ms from now (on the clock of the scope the call names). */
+    ms: z.number().int().min(0).optional(),
+    /** Further requests allowed; the one after the last gets 10001. */
+    requests: z.number().int().min(0).optional(),
+  })
+  .refine((b) => b.ms !== undefined || b.requests !== undefined, { error: 'give ms or requests' })
+export type SessionLifetime = z.infer<typeof sessionLifetimeSchema>
+
+export const resetSchema = z.strictObject({
+  /** Only this scope's rules, session faults, clock, scenario and journal; the data stays. */
+  scope: scopeSchema.optional(),
+  /** New seed for the generators of rules added from now on. */
+  seed: z.number().int().optional(),
+})
+
+export const seedSchema = z.strictObject({ seed: z.number().int() })
+
+// ---------------------------------------------------------------------------------------------
+// The journal
+
+export const journalEntrySchema = z.object({
+  /** Increases by one per request since the server started; use it to tail. */
+  seq: z.number().int(),
+  /** Wall-clock time the request arrived (ms since the epoch). */
+  at: z.number().int(),
+  /** Emulator time the request saw, on its scope's clock. */
+  clock: z.number().int(),
+  method: z.string(),
+  /** Path and query; secrets in the query (tokens, passwords) are redacted. */
+  url: z.string(),
+  path: z.string(),
+  /** The x-emu-scope header, or `token:` and a short hash of the session token; null when none. */
+  scope: z.string().nullable(),
+  /** HTTP status sent; null while the request is open or when no response was sent. */
+  status: z.number().int().nullable(),
+  /** Body code of the envelope, when the answer was one. */
+  code: z.number().int().nullable(),
+  /** What the fault layer did: a rule, a session fault, or nothing (null). */
+  fault: z
+    .object({
+      kind: z.enum(['rule', 'session']),
+      ruleId: z.string().nullable(),
+      label: z.string().nullable(),
+      action: z.string(),
+    })
+    .nullable(),
+  /** answered; or what happened to the connection instead. */
+  outcome: z.enum(['pending', 'answered', 'hang', 'reset', 'empty', 'truncated', 'aborted']),
+  /** ms from arrival to the end of the answer (or of the connection); null while open. */
+  durationMs: z.number().nullable(),
+})
+export type JournalEntry = z.infer<typeof journalEntrySchema>
+
+const boolParam = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+])
+const intParam = z.coerce.number().int()
+
+/** What selects journal entries; every field narrows. */
+export const journalFilterSchema = z.strictObject({
+  /** The x-emu-scope value, or a session token (matched through its hash). */
+  scope: scopeSchema.optional(),
+  method: z
+    .string()
+    .transform((m) => m.toUpperCase())
+    .optional(),
+  /** Path glob, as in rules. */
+  path: z.string().startsWith('/').optional(),
+  /** Wall-clock ms, inclusive. */
+  since: intParam.optional(),
+  until: intParam.optional(),
+  /** Only requests no rule or session fault touched (true), or only touched ones (false). */
+  unmatched: boolParam.optional(),
+  /** Only requests this rule fired on. */
+  rule: z.string().optional(),
+  status: intParam.optional(),
+  code: intParam.optional(),
+  /** Only entries after this sequence number (for tailing). */
+  afterSeq: intParam.optional(),
+})
+export type JournalFilter = z.input<typeof journalFilterSchema>
+
+export const journalQuerySchema = journalFilterSchema.extend({
+  /** The newest entries up to this many (oldest first in the answer). */
+  limit: z.coerce.number().int().min(1).max(5000).default(200),
+})
+export type JournalQuery = z.input<typeof journalQuerySchema>
+
+export const journalPageSchema = z.object({
+  entries: z.array(journalEntrySchema),
+  /** Entries kept now, and the most the ring holds. */
+  size: z.number().int(),
+  capacity: z.number().int(),
+  /** The newest sequence number given out so far. */
+  lastSeq: z.number().int(),
+})
+export type JournalPage = z.infer<typeof journalPageSchema>
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+const templated = z.string().min(1)
+
+/**
+ * A step is a call the server makes to itself (any /api or /__emu endpoint) while activating a
+ * scenario, so a scenario can drive domains it knows nothing about. `{{name}}` in any string is
+ * replaced by a parameter or by a value saved by an earlier step.
+ */
+export const scenarioStepSchema = z
+  .strictObject({
+    name: z.string().optional(),
+    method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']).default('GET'),
+    /** Starts with /api/ or /__emu/. */
+    url: templated.refine((u) => u.startsWith('/api/') || u.startsWith('/__emu/'), {
+      error: 'a step calls /api/… or /__emu/…',
+    }),
+    json: z.unknown().optional(),
+    form: z.record(z.string(), z.string()).optional(),
+    multipart: z.record(z.string(), z.string()).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    /** Send the token saved as this variable in the `token` header. */
+    auth: z.string().optional(),
+    /** Variable name → dot path into the JSON answer, e.g. `{ "token": "data.token" }`. */
+    save: z.record(z.string(), z.string()).optional(),
+    /** Envelope codes that count as success (default 1 and 200); anything else stops the activation. */
+    expectCode: z.array(z.number().int()).optional(),
+  })
+  .refine((s) => [s.json, s.form, s.multipart].filter((b) => b !== undefined).length <= 1, {
+    error: 'give at most one of json, form, multipart',
+  })
+export type ScenarioStep = z.infer<typeof scenarioStepSchema>
+
+export const scenarioSessionSchema = z
+  .strictObject({
+    /** A token, `{{token}}` from a parameter or a step, or `any`: the next call in the scope that carries a token. */
+    token: templated,
+    fault: sessionFaultSchema.optional(),
+    lifetime: sessionLifetimeSchema.optional(),
+  })
+  .refine((s) => (s.fault === undefined) !== (s.lifetime === undefined), {
+    error: 'give either fault or lifetime',
+  })
+
+export const scenarioSchema = z.strictObject({
+  $schema: z.string().optional(),
+  name: z.string().regex(/^[a-z0-9-]+$/),
+  description: z.string().min(1),
+  /** Put the data back to the seed first (global activation only; a scoped one never touches shared data). */
+  reset: z.boolean().default(false),
+  /** Seed for the generators of the rules this scenario adds. */
+  seed: z.number().int().optional(),
+  /** Parameters with their defaults; the activation call may override them. */
+  params: z.record(z.string(), z.string()).default({}),
+  /** Calls made first, in order: log in, place an order, confirm it… */
+  steps: z.array(scenarioStepSchema).default([]),
+  clock: clockSetSchema.optional(),
+  advanceMs: z.number().int().min(0).optional(),
+  /** Fault rules, added in the activation's scope. */
+  rules: z.array(faultRuleInputSchema.omit({ scope: true })).default([]),
+  sessions: z.array(scenarioSessionSchema).default([]),
+})
+export type Scenario = z.infer<typeof scenarioSchema>
+export type ScenarioInput = z.input<typeof scenarioSchema>
+
+export const activateSchema = z.strictObject({
+  scope: scopeSchema.optional(),
+  params: z.record(z.string(), z.string()).optional(),
+})
+export type ActivateInput = z.infer<typeof activateSchema>
+
+export const activationSchema = z.object({
+  scenario: z.string(),
+  scope: z.string().nullable(),
+  /** Parameters and values saved by steps (tokens redacted). */
+  vars: z.record(z.string(), z.string()),
+  rules: z.array(z.string()),
+  steps: z.array(z.object({ name: z.string(), status: z.number().int(), code: z.number().int().nullable() })),
+})
+export type Activation = z.infer<typeof activationSchema>
+
+export const scenarioSummarySchema = z.object({ name: z.string(), description: z.string() })
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+export const emuStateSchema = z.object({
+  mode: z.enum(['emulator', 'proxy']),
+  clock: clockStateSchema,
+  seed: z.number().int(),
+  rules: z.array(faultRuleSchema),
+  sessionFaults: z.array(
+    z.object({ token: z.string(), fault: sessionFaultSchema, scope: z.string().nullable() }),
+  ),
+  scopes: z.array(
+    z.object({
+      scope: z.string(),
+      clock: clockStateSchema.nullable(),
+      scenario: z.string().nullable(),
+      rules: z.number().int(),
+    }),
+  ),
+  scenario: z.string().nullable(),
+  journal: z.object({ size: z.number().int(), capacity: z.number().int(), lastSeq: z.number().int() }),
+})
+export type EmuState = z.infer<typeof emuStateSchema>
+
+/** Every control answer is an envelope like the API's. */
+export const controlEnvelopeSchema = z.object({
+  code: z.number().int(),
+  msg: z.string().optional(),
+  data: z.unknown(),
+})

@@ -1,12 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import { Readable } from 'node:stream'
+import { Readable, Transform } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
-import type { FaultAction } from '../../shared/emu-control'
+import { ANY_SESSION, type FaultAction, type JournalEntry } from '../../shared/emu-control'
 import { CODE } from '../../shared/envelope'
 import { MSG } from '../../shared/messages'
 import type { EmuClock } from '../emulator/clock'
+import { Journal, tokenKey } from './journal'
 import { type Firing, RuleStore } from './rule-store'
 
 export type SessionFault = 'expire' | 'revoke'
@@ -18,44 +20,89 @@ interface SessionLimit {
   expiresAt?: number
 }
 
+interface SessionLimitInput {
+  requests?: number | undefined
+  ms?: number | undefined
+}
+
+/** A session fault waiting for the next call in its scope that carries a token. */
+interface PendingAny {
+  scope: string | null
+  fault?: SessionFault
+  limit?: SessionLimitInput
+}
+
 type SessionListener = (token: string, fault: SessionFault) => void
+
+/** Header that marks the calls the server makes to itself (scenario steps): the layer lets them by. */
+export const INTERNAL_HEADER = 'x-emu-internal'
 
 const MALFORMED_BODY =
   '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>'
 
+/** Bytes of a streamed answer kept to read its envelope code for the journal. */
+const TAP_LIMIT = 64 * 1024
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
+const headerValue = (v: string | string[] | undefined): string | null =>
+  typeof v === 'string' && v !== '' ? v : null
+
 /**
- * The layer in front of /api in both modes. It decides per request (rules and session faults)
- * and carries out the decision on the real socket.
+ * The layer in front of /api in both modes. It decides per request (session faults, then rules,
+ * each in the request's scope and on its scope's clock), carries the decision out on the real
+ * socket, and writes the journal.
  */
 export class FaultLayer {
   readonly rules = new RuleStore()
-  private readonly sessionFaults = new Map<string, SessionFault>()
-  private readonly sessionLimits = new Map<string, SessionLimit>()
+  journal: Journal | null = null
+  /** Proves a request came from the server itself; new at every start, never sent anywhere else. */
+  readonly internalKey = randomBytes(16).toString('hex')
+  private readonly sessionFaults = new Map<string, { fault: SessionFault; scope: string | null }>()
+  private readonly sessionLimits = new Map<string, SessionLimit & { scope: string | null }>()
+  private readonly pendingAny: PendingAny[] = []
+  private readonly scenarios = new Map<string | null, string>()
   private readonly hung = new Set<Socket>()
   private readonly sessionListeners = new Set<SessionListener>()
 
   constructor(private readonly clock: EmuClock) {}
 
+  /** x-emu-scope, else the session token, else null (global). */
   static scopeOf(request: FastifyRequest): string | null {
-    const scope = request.headers[SCOPE_HEADER]
-    if (typeof scope === 'string' && scope) return scope
-    const token = request.headers[TOKEN_HEADER]
-    return typeof token === 'string' && token ? token : null
+    return headerValue(request.headers[SCOPE_HEADER]) ?? headerValue(request.headers[TOKEN_HEADER])
   }
 
-  /** The next call with this token gets body code 10001 (expire) or HTTP 401 (revoke), and so does every later one. */
-  failSession(token: string, fault: SessionFault): void {
-    this.sessionFaults.set(token, fault)
+  /** Keeps a journal of the last `capacity` requests from now on (0: none). */
+  enableJournal(capacity: number): void {
+    this.journal = capacity > 0 ? new Journal(capacity) : null
+  }
+
+  isInternal(request: FastifyRequest): boolean {
+    return request.headers[INTERNAL_HEADER] === this.internalKey
+  }
+
+  /**
+   * The next call with this token gets body code 10001 (expire) or HTTP 401 (revoke), and so
+   * does every later one. `any`: the next call in the scope that carries a token, whichever.
+   */
+  failSession(token: string, fault: SessionFault, scope: string | null = null): void {
+    if (token === ANY_SESSION) {
+      this.pendingAny.push({ scope, fault })
+      return
+    }
+    this.sessionFaults.set(token, { fault, scope })
     for (const l of this.sessionListeners) l(token, fault)
   }
 
-  /** Ends a session after a number of further requests or after ms of emulator time. */
-  limitSession(token: string, limit: { requests?: number | undefined; ms?: number | undefined }): void {
-    const entry: SessionLimit = {}
+  /** Ends a session after a number of further requests or after ms on the scope's clock. */
+  limitSession(token: string, limit: SessionLimitInput, scope: string | null = null): void {
+    if (token === ANY_SESSION) {
+      this.pendingAny.push({ scope, limit })
+      return
+    }
+    const entry: SessionLimit & { scope: string | null } = { scope }
     if (limit.requests !== undefined) entry.requestsLeft = limit.requests
-    if (limit.ms !== undefined) entry.expiresAt = this.clock.now() + limit.ms
+    if (limit.ms !== undefined) entry.expiresAt = this.clock.nowFor(scope ?? token) + limit.ms
     this.sessionLimits.set(token, entry)
   }
 
@@ -63,20 +110,72 @@ export class FaultLayer {
     this.sessionListeners.add(listener)
   }
 
-  sessionFaultList(): { token: string; fault: SessionFault }[] {
-    return [...this.sessionFaults].map(([token, fault]) => ({ token, fault }))
+  /** Session faults in force; tokens shortened, since the list is shown. */
+  sessionFaultList(): { token: string; fault: SessionFault; scope: string | null }[] {
+    const shown = [...this.sessionFaults].map(([token, v]) => ({
+      token: tokenKey(token),
+      fault: v.fault,
+      scope: v.scope,
+    }))
+    for (const p of this.pendingAny) {
+      shown.push({ token: ANY_SESSION, fault: p.fault ?? 'expire', scope: p.scope })
+    }
+    return shown
   }
 
-  /** Clears rules and session faults, everywhere or for one scope. */
+  setScenario(scope: string | null, name: string): void {
+    this.scenarios.set(scope, name)
+  }
+
+  scenarioOf(scope: string | null): string | null {
+    return this.scenarios.get(scope) ?? null
+  }
+
+  /** Scopes that have rules, a clock or a scenario. */
+  scopes(): {
+    scope: string
+    clock: ReturnType<EmuClock['state']> | null
+    scenario: string | null
+    rules: number
+  }[] {
+    const names = new Set<string>()
+    for (const r of this.rules.list()) if (r.scope !== undefined) names.add(r.scope)
+    for (const { scope } of this.clock.scopeStates()) names.add(scope)
+    for (const s of this.scenarios.keys()) if (s !== null) names.add(s)
+    return [...names].sort().map((scope) => ({
+      scope,
+      clock: this.clock.scopeClock(scope)?.state() ?? null,
+      scenario: this.scenarios.get(scope) ?? null,
+      rules: this.rules.list(scope).length,
+    }))
+  }
+
+  /**
+   * Everything back to no faults (rules, session faults, scope clocks, scenarios, journal), or
+   * only what one scope set up. The data and the world clock are the caller's business.
+   */
   reset(scope?: string): void {
     this.rules.clear(scope)
+    this.journal?.clear(scope)
     if (scope === undefined) {
       this.sessionFaults.clear()
       this.sessionLimits.clear()
-    } else {
-      this.sessionFaults.delete(scope)
-      this.sessionLimits.delete(scope)
+      this.pendingAny.length = 0
+      this.scenarios.clear()
+      this.clock.dropScope()
+      return
     }
+    for (const [token, v] of this.sessionFaults) {
+      if (token === scope || v.scope === scope) this.sessionFaults.delete(token)
+    }
+    for (const [token, v] of this.sessionLimits) {
+      if (token === scope || v.scope === scope) this.sessionLimits.delete(token)
+    }
+    for (let i = this.pendingAny.length - 1; i >= 0; i--) {
+      if (this.pendingAny[i]?.scope === scope) this.pendingAny.splice(i, 1)
+    }
+    this.scenarios.delete(scope)
+    this.clock.dropScope(scope)
   }
 
   /** Sockets left hanging are closed when the server shuts down. */
@@ -86,51 +185,105 @@ export class FaultLayer {
   }
 
   /** The session part of the decision: a failed session answers before any rule. */
-  private sessionVerdict(token: string | null): SessionFault | null {
+  private sessionVerdict(token: string | null, scope: string | null, now: number): SessionFault | null {
     if (!token) return null
-    const fault = this.sessionFaults.get(token)
-    if (fault) return fault
+    if (this.pendingAny.length > 0) {
+      const i = this.pendingAny.findIndex((p) => p.scope === null || p.scope === scope)
+      const pending = this.pendingAny[i]
+      if (pending) {
+        this.pendingAny.splice(i, 1)
+        if (pending.fault) this.failSession(token, pending.fault, pending.scope)
+        if (pending.limit) this.limitSession(token, pending.limit, pending.scope)
+      }
+    }
+    const failed = this.sessionFaults.get(token)
+    if (failed) return failed.fault
     const limit = this.sessionLimits.get(token)
     if (!limit) return null
-    let expired = limit.expiresAt !== undefined && this.clock.now() >= limit.expiresAt
+    let expired = limit.expiresAt !== undefined && now >= limit.expiresAt
     if (!expired && limit.requestsLeft !== undefined) {
       if (limit.requestsLeft <= 0) expired = true
       else limit.requestsLeft--
     }
     if (!expired) return null
     this.sessionLimits.delete(token)
-    this.failSession(token, 'expire')
+    this.failSession(token, 'expire', limit.scope)
     return 'expire'
   }
 
   /** The fault-layer hook: answers, stalls or breaks the request, or lets it through. */
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const rawToken = request.headers[TOKEN_HEADER]
-    const token = typeof rawToken === 'string' && rawToken ? rawToken : null
-    const verdict = this.sessionVerdict(token)
-    if (verdict === 'expire') {
-      request.faultNote = 'session:expire'
-      reply.code(200).send({ code: CODE.sessionExpired, msg: MSG.sessionExpired, data: null })
-      return reply
-    }
-    if (verdict === 'revoke') {
-      request.faultNote = 'session:revoke'
-      reply.code(401).send({ code: CODE.sessionUnauthorized, msg: MSG.sessionExpired, data: null })
+    const token = headerValue(request.headers[TOKEN_HEADER])
+    const header = headerValue(request.headers[SCOPE_HEADER])
+    const scope = header ?? token
+    const now = this.clock.nowFor(scope)
+    const internal = this.isInternal(request)
+    const entry =
+      this.journal && !internal
+        ? this.journal.open({
+            at: Date.now(),
+            clock: now,
+            method: request.method,
+            url: request.url,
+            scope: header ?? (token ? tokenKey(token) : null),
+            scopeKey: header ?? (token ? tokenKey(token) : null),
+          })
+        : null
+    if (entry) this.track(entry, request, reply)
+    if (internal) return
+
+    const verdict = this.sessionVerdict(token, scope, now)
+    if (verdict) {
+      request.faultNote = `session:${verdict}`
+      if (entry) entry.fault = { kind: 'session', ruleId: null, label: null, action: verdict }
+      if (verdict === 'expire') {
+        reply.code(200).send({ code: CODE.sessionExpired, msg: MSG.sessionExpired, data: null })
+      } else {
+        reply.code(401).send({ code: CODE.sessionUnauthorized, msg: MSG.sessionExpired, data: null })
+      }
       return reply
     }
     const q = request.url.indexOf('?')
     const firing = this.rules.decide({
       method: request.method,
       path: q < 0 ? request.url : request.url.slice(0, q),
-      scope: FaultLayer.scopeOf(request),
-      now: this.clock.now(),
+      scope,
+      now,
     })
     if (!firing) return
     request.faultNote = `rule:${firing.rule.id}`
-    return this.apply(firing, request, reply)
+    if (entry) {
+      entry.fault = {
+        kind: 'rule',
+        ruleId: firing.rule.id,
+        label: firing.rule.label ?? null,
+        action: firing.action.type,
+      }
+    }
+    return this.apply(firing, request, reply, entry)
   }
 
-  private async apply({ action }: Firing, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Completes the journal entry when the connection is done with the request, however that happens. */
+  private track(entry: JournalEntry, request: FastifyRequest, reply: FastifyReply): void {
+    const started = performance.now()
+    const done = () => {
+      if (entry.durationMs !== null) return
+      entry.durationMs = Math.round((performance.now() - started) * 10) / 10
+      if (reply.raw.headersSent) entry.status = reply.raw.statusCode
+      if (entry.outcome === 'pending') entry.outcome = reply.raw.writableFinished ? 'answered' : 'aborted'
+      if (request.truncateReply) entry.outcome = 'truncated'
+    }
+    request.journalEntry = entry
+    request.journalDone = done
+    reply.raw.once('close', done)
+  }
+
+  private async apply(
+    { action, random }: Firing,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    entry: JournalEntry | null,
+  ): Promise<void> {
     switch (action.type) {
       case 'envelope': {
         const body: Record<string, unknown> = { code: action.code }
@@ -153,9 +306,10 @@ export class FaultLayer {
         return reply
       }
       case 'delay':
-        await sleep(delayMs(action))
+        await sleep(delayMs(action, random))
         return
       case 'hang': {
+        if (entry) entry.outcome = 'hang'
         reply.hijack()
         const socket = request.raw.socket
         this.hung.add(socket)
@@ -163,15 +317,20 @@ export class FaultLayer {
         return
       }
       case 'reset':
+        if (entry) entry.outcome = 'reset'
         reply.hijack()
         request.raw.socket.resetAndDestroy()
         return
       case 'empty':
+        if (entry) entry.outcome = 'empty'
         reply.hijack()
         request.raw.socket.destroy()
         return
       case 'malformed':
-        reply.code(200).type('application/json; charset=utf-8').send(MALFORMED_BODY)
+        reply
+          .code(200)
+          .type('application/json; charset=utf-8')
+          .send(action.body ?? MALFORMED_BODY)
         return reply
       case 'truncate':
         request.truncateReply = true
@@ -179,25 +338,98 @@ export class FaultLayer {
     }
   }
 
-  /** onSend half of `truncate`: the full length is announced, half the bytes are sent, then the connection drops. */
+  /** onSend: reads the envelope code for the journal, and carries out `truncate`. */
+  async onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    if (request.truncateReply) {
+      if (request.journalEntry) request.journalEntry.outcome = 'truncated'
+      return FaultLayer.truncate(payload, reply)
+    }
+    const entry = request.journalEntry
+    if (!entry) return payload
+    if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+      entry.code = envelopeCode(payload)
+      return payload
+    }
+    if (payload instanceof Readable && isJson(reply.getHeader('content-type'))) {
+      return tapEnvelopeCode(payload, (code) => {
+        entry.code = code
+      })
+    }
+    return payload
+  }
+
+  /**
+   * onSend half of `truncate`: the full length is announced, half the bytes are sent, then the
+   * connection is closed (after those bytes are flushed), so the client sees a body cut short.
+   */
   static async truncate(payload: unknown, reply: FastifyReply): Promise<Readable> {
     const full = await toBuffer(payload)
     reply.header('content-length', full.length)
+    reply.removeHeader('transfer-encoding')
     const half = full.subarray(0, Math.floor(full.length / 2))
+    reply.header('connection', 'close')
+    const res = reply.raw
+    // Once the head and the half are queued on the socket, end it there: end() flushes them first.
+    const cut = () => {
+      const socket = res.socket
+      if (!socket || socket.destroyed) return
+      if (res.headersSent) socket.end(() => socket.destroy())
+      else setImmediate(cut)
+    }
+    let pushed = false
     return new Readable({
       read() {
+        if (pushed) return
+        pushed = true
         this.push(half)
-        setImmediate(() => this.destroy(new Error('body truncated by the fault layer')))
+        setImmediate(cut)
       },
     })
   }
 }
 
-function delayMs(action: Extract<FaultAction, { type: 'delay' }>): number {
+function delayMs(action: Extract<FaultAction, { type: 'delay' }>, random: () => number): number {
   if (action.ms !== undefined) return action.ms
   const min = action.minMs ?? 0
   const max = Math.max(min, action.maxMs ?? min)
-  return min + Math.floor(Math.random() * (max - min + 1))
+  return min + Math.floor(random() * (max - min + 1))
+}
+
+const isJson = (type: unknown): boolean => typeof type === 'string' && type.includes('json')
+
+/** The `code` of an envelope, or null when the body is not one. */
+export function envelopeCode(body: string | Buffer): number | null {
+  if (body.length === 0 || body.length > TAP_LIMIT) return null
+  try {
+    const parsed: unknown = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'))
+    if (parsed && typeof parsed === 'object' && 'code' in parsed && typeof parsed.code === 'number') {
+      return Number.isInteger(parsed.code) ? parsed.code : null
+    }
+  } catch {
+    // Not JSON: no code to record.
+  }
+  return null
+}
+
+/** Passes a streamed body through unchanged while keeping its first bytes to read the code from. */
+function tapEnvelopeCode(source: Readable, onCode: (code: number | null) => void): Readable {
+  const kept: Buffer[] = []
+  let keptBytes = 0
+  const tap = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      if (keptBytes <= TAP_LIMIT) {
+        kept.push(chunk)
+        keptBytes += chunk.length
+      }
+      cb(null, chunk)
+    },
+    flush(cb) {
+      if (keptBytes <= TAP_LIMIT) onCode(envelopeCode(Buffer.concat(kept)))
+      cb()
+    },
+  })
+  source.on('error', (err) => tap.destroy(err))
+  return source.pipe(tap)
 }
 
 async function toBuffer(payload: unknown): Promise<Buffer> {

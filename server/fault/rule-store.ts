@@ -19,11 +19,14 @@ export interface RequestFacts {
 export interface Firing {
   readonly rule: FaultRule
   readonly action: FaultAction
+  /** The rule's own generator, for delay ranges. */
+  readonly random: () => number
 }
 
 interface StoredRule {
   rule: FaultRule
   pathRe: RegExp
+  random: () => number
 }
 
 /**
@@ -33,14 +36,20 @@ interface StoredRule {
  */
 export class RuleStore {
   private readonly rules: StoredRule[] = []
-  private random: () => number
 
-  constructor(seed = 1) {
-    this.random = seededRandom(seed)
+  /**
+   * Each rule draws from its own generator, seeded with the rule's seed or this one, so a rule
+   * replays the same way whatever other scopes' rules are doing at the same time.
+   */
+  constructor(private seedValue = 1) {}
+
+  get seed(): number {
+    return this.seedValue
   }
 
+  /** The seed for rules added from now on. */
   reseed(seed: number): void {
-    this.random = seededRandom(seed)
+    this.seedValue = seed
   }
 
   add(input: FaultRuleInput, now: number): FaultRule {
@@ -53,12 +62,17 @@ export class RuleStore {
       fired: 0,
       spent: false,
     }
-    this.rules.push({ rule, pathRe: globToRegExp(parsed.match.path) })
+    this.rules.push({
+      rule,
+      pathRe: globToRegExp(parsed.match.path),
+      random: seededRandom(parsed.seed ?? this.seedValue),
+    })
     return rule
   }
 
-  list(scope?: string): FaultRule[] {
-    return this.rules.map((r) => r.rule).filter((r) => scope === undefined || r.scope === scope)
+  /** Every rule, or one scope's (`null`: the unscoped ones). */
+  list(scope?: string | null): FaultRule[] {
+    return this.rules.map((r) => r.rule).filter((r) => scope === undefined || (r.scope ?? null) === scope)
   }
 
   get(id: string): FaultRule | undefined {
@@ -72,12 +86,12 @@ export class RuleStore {
     return true
   }
 
-  /** Removes every rule, or only those of one scope. */
-  clear(scope?: string): number {
+  /** Removes every rule, or only those of one scope (`null`: the unscoped ones). */
+  clear(scope?: string | null): number {
     let removed = 0
     for (let i = this.rules.length - 1; i >= 0; i--) {
       const stored = this.rules[i]
-      if (stored && (scope === undefined || stored.rule.scope === scope)) {
+      if (stored && (scope === undefined || (stored.rule.scope ?? null) === scope)) {
         this.rules.splice(i, 1)
         removed++
       }
@@ -92,7 +106,7 @@ export class RuleStore {
   /** The first rule, in the order added, that fires for this request; every matching rule counts the call. */
   decide(req: RequestFacts): Firing | null {
     let firing: Firing | null = null
-    for (const { rule, pathRe } of this.rules) {
+    for (const { rule, pathRe, random } of this.rules) {
       if (rule.scope !== undefined && rule.scope !== req.scope) continue
       if (rule.match.method !== undefined && rule.match.method !== req.method) continue
       if (!pathRe.test(req.path)) continue
@@ -102,11 +116,11 @@ export class RuleStore {
       if (rule.until !== undefined && req.now >= rule.until) continue
       if (rule.match.nth !== undefined && rule.matched !== rule.match.nth) continue
       if (rule.matched <= rule.after) continue
-      if (rule.probability < 1 && this.random() >= rule.probability) continue
+      if (rule.probability < 1 && random() >= rule.probability) continue
       rule.fired++
       if (rule.times !== undefined && rule.fired >= rule.times) rule.spent = true
       if (rule.match.nth !== undefined) rule.spent = true
-      firing = { rule, action: rule.action }
+      firing = { rule, action: rule.action, random }
     }
     return firing
   }

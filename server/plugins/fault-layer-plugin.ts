@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import type { JournalEntry } from '../../shared/emu-control'
 import type { EmuClock } from '../emulator/clock'
 import { FaultLayer } from '../fault/fault-layer'
 
@@ -10,6 +11,10 @@ declare module 'fastify' {
     /** Which fault-layer decision applied to this request, for the log and the journal. */
     faultNote: string | null
     truncateReply: boolean
+    /** This request's journal entry, while the journal is on. */
+    journalEntry: JournalEntry | null
+    /** Completes the journal entry (idempotent). */
+    journalDone: (() => void) | null
   }
 }
 
@@ -18,17 +23,35 @@ const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.
 /** The fault layer in front of /api, the same in both modes. */
 export const faultLayerPlugin = fp(
   async (app, opts: { clock: EmuClock }) => {
-    const layer = new FaultLayer(opts.clock)
+    const { clock } = opts
+    const layer = new FaultLayer(clock)
     app.decorate('faults', layer)
     app.decorateRequest('faultNote', null)
     app.decorateRequest('truncateReply', false)
+    app.decorateRequest('journalEntry', null)
+    app.decorateRequest('journalDone', null)
     app.addHook('onRequest', async (request, reply) => {
       if (!isApi(request.url)) return
       return layer.handle(request, reply)
     })
+    // A scope with its own clock: everything the request does from here on reads that clock's
+    // now(). Entered again after the body is parsed, since parsing runs in the socket's context.
+    const enterScopeClock = (
+      request: Parameters<typeof FaultLayer.scopeOf>[0],
+      _reply: unknown,
+      done: () => void,
+    ) => {
+      if (!isApi(request.url)) return done()
+      clock.runInScope(FaultLayer.scopeOf(request), done)
+    }
+    app.addHook('onRequest', enterScopeClock)
+    app.addHook('preValidation', enterScopeClock)
     app.addHook('onSend', async (request, reply, payload) =>
-      request.truncateReply ? FaultLayer.truncate(payload, reply) : payload,
+      request.journalEntry || request.truncateReply ? layer.onSend(request, reply, payload) : payload,
     )
+    app.addHook('onResponse', async (request) => {
+      request.journalDone?.()
+    })
     // Hanging requests would keep a graceful shutdown waiting forever.
     app.addHook('preClose', async () => layer.closeHung())
   },

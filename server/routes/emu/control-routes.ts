@@ -1,24 +1,52 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { SCOPE_HEADER } from '../../../shared/constants'
 import {
+  ADMIN_TOKEN_HEADER,
+  activateSchema,
   clockAdvanceSchema,
   clockSetSchema,
+  type EmuState,
   faultRuleInputSchema,
+  journalFilterSchema,
+  journalQuerySchema,
   resetSchema,
+  seedSchema,
   sessionFaultSchema,
+  sessionLifetimeSchema,
 } from '../../../shared/emu-control'
 import { CODE } from '../../../shared/envelope'
 import type { Config } from '../../config'
 import type { EmuClock } from '../../emulator/clock'
+import {
+  activateScenario,
+  findScenario,
+  loadScenarios,
+  ScenarioFileError,
+  setClock,
+} from '../../fault/scenarios'
 import { ApiError, notFound } from '../../http/api-error'
-import { ok } from '../../http/envelope'
+import { failure, ok } from '../../http/envelope'
 
-const ADMIN_HEADER = 'x-emu-admin-token'
+const digest = (s: string) => createHash('sha256').update(s).digest()
+
+/** Constant-time: compares digests, so neither the length nor a prefix of the token leaks. */
+export function adminTokenMatches(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string') return false
+  return timingSafeEqual(digest(given), digest(expected))
+}
+
+const scopeQuery = z.strictObject({ scope: z.string().min(1).max(200).optional() })
 
 /**
  * The tester's API under /__emu. On in emulator mode; in proxy mode only when an admin token is
  * configured; whenever one is configured, every call must carry it.
+ *
+ * A call may name a scope (`x-emu-scope` header, or `scope` in its query or body): it then reads
+ * and changes only that scope's rules, clock, scenario, session faults and journal.
  */
 export async function controlRoutes(
   app: FastifyInstance,
@@ -26,46 +54,87 @@ export async function controlRoutes(
 ): Promise<void> {
   const { config, clock } = opts
   const emulated = config.MODE === 'emulator'
+  const scenariosDir = join(config.FIXTURES_DIR, 'scenarios')
   const r = app.withTypeProvider<ZodTypeProvider>()
 
+  app.faults.enableJournal(config.EMU_JOURNAL_SIZE)
+  app.faults.rules.reseed(config.EMU_SEED)
+
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (config.EMU_ADMIN_TOKEN && request.headers[ADMIN_HEADER] !== config.EMU_ADMIN_TOKEN) {
-      reply.code(403).send({ code: 403, msg: `缺少或错误的 ${ADMIN_HEADER}`, data: null })
+    if (!config.EMU_ADMIN_TOKEN) return
+    const given = request.headers[ADMIN_TOKEN_HEADER]
+    if (given === undefined) {
+      reply.code(401).send(failure(401, `缺少 ${ADMIN_TOKEN_HEADER}`))
+      return reply
+    }
+    if (!adminTokenMatches(given, config.EMU_ADMIN_TOKEN)) {
+      reply.code(403).send(failure(403, `${ADMIN_TOKEN_HEADER} 不正确`))
       return reply
     }
   })
+
+  /** The scope a control call names: body or query `scope`, else the x-emu-scope header, else none. */
+  const scopeOf = (request: FastifyRequest, explicit?: string): string | null => {
+    if (explicit !== undefined) return explicit
+    const header = request.headers[SCOPE_HEADER]
+    return typeof header === 'string' && header !== '' ? header : null
+  }
+  const clockFor = (scope: string | null) => (scope === null ? clock : clock.forScope(scope))
+  const clockView = (scope: string | null) => {
+    const scoped = scope === null ? undefined : clock.scopeClock(scope)
+    return { ...(scoped ?? clock).state(), scope: scoped ? scope : null }
+  }
 
   const emulatorOnly = () => {
     if (!emulated) throw new ApiError(CODE.notFound, '代理模式下不可用：数据在上游', 409)
   }
 
-  r.get('/state', async () =>
-    ok({
+  r.get('/state', { schema: { querystring: scopeQuery } }, async (request) => {
+    const scope = scopeOf(request, request.query.scope)
+    const journal = app.faults.journal
+    const state: EmuState = {
       mode: config.MODE,
-      clock: clock.state(),
-      rules: app.faults.rules.list(),
-      sessionFaults: app.faults.sessionFaultList().length,
-    }),
-  )
-
-  r.post('/reset', { schema: { body: resetSchema.optional() } }, async (request) => {
-    const scope = request.body?.scope
-    app.faults.reset(scope)
-    if (scope === undefined) {
-      clock.real()
-      if (emulated) await app.emu.reset()
+      clock: clockView(scope),
+      seed: app.faults.rules.seed,
+      rules: scope === null ? app.faults.rules.list() : app.faults.rules.list(scope),
+      sessionFaults: app.faults.sessionFaultList().filter((s) => scope === null || s.scope === scope),
+      scopes: app.faults.scopes().filter((s) => scope === null || s.scope === scope),
+      scenario: app.faults.scenarioOf(scope),
+      journal: {
+        size: journal?.size ?? 0,
+        capacity: journal?.capacity ?? 0,
+        lastSeq: journal?.newestSeq ?? 0,
+      },
     }
-    return ok({ scope: scope ?? null })
+    return ok(state)
   })
 
-  r.post('/faults', { schema: { body: faultRuleInputSchema } }, async (request) =>
-    ok(app.faults.rules.add(request.body, clock.now())),
-  )
-  r.get(
-    '/faults',
-    { schema: { querystring: z.strictObject({ scope: z.string().optional() }) } },
-    async (request) => ok(app.faults.rules.list(request.query.scope)),
-  )
+  r.post('/reset', { schema: { body: resetSchema.optional() } }, async (request) => {
+    const scope = scopeOf(request, request.body?.scope)
+    if (request.body?.seed !== undefined) app.faults.rules.reseed(request.body.seed)
+    if (scope === null) {
+      app.faults.reset()
+      app.faults.rules.reseed(request.body?.seed ?? config.EMU_SEED)
+      clock.real()
+      if (emulated) await app.emu.reset()
+    } else app.faults.reset(scope)
+    return ok({ scope })
+  })
+
+  r.put('/seed', { schema: { body: seedSchema } }, async (request) => {
+    app.faults.rules.reseed(request.body.seed)
+    return ok({ seed: request.body.seed })
+  })
+
+  r.post('/faults', { schema: { body: faultRuleInputSchema } }, async (request) => {
+    const scope = scopeOf(request, request.body.scope)
+    const input = scope === null ? request.body : { ...request.body, scope }
+    return ok(app.faults.rules.add(input, clock.nowFor(scope)))
+  })
+  r.get('/faults', { schema: { querystring: scopeQuery } }, async (request) => {
+    const scope = scopeOf(request, request.query.scope)
+    return ok(scope === null ? app.faults.rules.list() : app.faults.rules.list(scope))
+  })
   r.get('/faults/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => {
     const rule = app.faults.rules.get(request.params.id)
     if (!rule) throw notFound('规则不存在')
@@ -75,17 +144,25 @@ export async function controlRoutes(
     if (!app.faults.rules.remove(request.params.id)) throw notFound('规则不存在')
     return ok(null)
   })
-  r.delete(
-    '/faults',
-    { schema: { querystring: z.strictObject({ scope: z.string().optional() }) } },
-    async (request) => ok({ removed: app.faults.rules.clear(request.query.scope) }),
-  )
+  r.delete('/faults', { schema: { querystring: scopeQuery } }, async (request) => {
+    const scope = scopeOf(request, request.query.scope)
+    return ok({ removed: scope === null ? app.faults.rules.clear() : app.faults.rules.clear(scope) })
+  })
 
   r.post(
     '/sessions/:token/:fault',
-    { schema: { params: z.object({ token: z.string().min(1), fault: sessionFaultSchema }) } },
+    {
+      schema: {
+        params: z.object({ token: z.string().min(1), fault: sessionFaultSchema }),
+        querystring: scopeQuery,
+      },
+    },
     async (request) => {
-      app.faults.failSession(request.params.token, request.params.fault)
+      app.faults.failSession(
+        request.params.token,
+        request.params.fault,
+        scopeOf(request, request.query.scope),
+      )
       return ok(null)
     },
   )
@@ -94,32 +171,79 @@ export async function controlRoutes(
     {
       schema: {
         params: z.object({ token: z.string().min(1) }),
-        body: z
-          .strictObject({
-            ms: z.number().int().min(0).optional(),
-            requests: z.number().int().min(0).optional(),
-          })
-          .refine((b) => b.ms !== undefined || b.requests !== undefined, { error: 'give ms or requests' }),
+        querystring: scopeQuery,
+        body: sessionLifetimeSchema,
       },
     },
     async (request) => {
-      app.faults.limitSession(request.params.token, request.body)
+      app.faults.limitSession(request.params.token, request.body, scopeOf(request, request.query.scope))
       return ok(null)
     },
   )
 
-  r.get('/clock', async () => ok(clock.state()))
-  r.put('/clock', { schema: { body: clockSetSchema } }, async (request) => {
-    const b = request.body
-    if (b.mode === 'real') clock.real()
-    else if (b.mode === 'frozen') clock.freeze(b.at)
-    else clock.setOffset(b.offsetMs)
-    return ok(clock.state())
+  r.get('/clock', { schema: { querystring: scopeQuery } }, async (request) =>
+    ok(clockView(scopeOf(request, request.query.scope))),
+  )
+  r.put('/clock', { schema: { body: clockSetSchema, querystring: scopeQuery } }, async (request) => {
+    const scope = scopeOf(request, request.query.scope)
+    setClock(clockFor(scope), request.body)
+    return ok(clockView(scope))
   })
-  r.post('/clock/advance', { schema: { body: clockAdvanceSchema } }, async (request) => {
-    clock.advance(request.body.ms)
-    return ok(clock.state())
+  r.post(
+    '/clock/advance',
+    { schema: { body: clockAdvanceSchema, querystring: scopeQuery } },
+    async (request) => {
+      const scope = scopeOf(request, request.query.scope)
+      clockFor(scope).advance(request.body.ms)
+      return ok(clockView(scope))
+    },
+  )
+
+  r.get('/requests', { schema: { querystring: journalQuerySchema } }, async (request) => {
+    const journal = app.faults.journal
+    if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
+    const { limit, ...filter } = request.query
+    const scope = scopeOf(request, filter.scope)
+    return ok({
+      entries: journal.query({ ...filter, ...(scope === null ? {} : { scope }) }, limit),
+      size: journal.size,
+      capacity: journal.capacity,
+      lastSeq: journal.newestSeq,
+    })
   })
+  r.post('/requests/count', { schema: { body: journalFilterSchema.optional() } }, async (request) => {
+    const journal = app.faults.journal
+    if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
+    const filter = request.body ?? {}
+    const scope = scopeOf(request, filter.scope)
+    return ok({ count: journal.count({ ...filter, ...(scope === null ? {} : { scope }) }) })
+  })
+
+  r.get('/scenarios', async () => {
+    const all = await loadScenarios(scenariosDir).catch(scenarioError)
+    return ok(all.map((s) => ({ name: s.name, description: s.description })))
+  })
+  r.get('/scenarios/:name', { schema: { params: z.object({ name: z.string() }) } }, async (request) => {
+    const scenario = await findScenario(scenariosDir, request.params.name).catch(scenarioError)
+    if (!scenario) throw notFound(`场景不存在: ${request.params.name}`)
+    return ok(scenario)
+  })
+  r.post(
+    '/scenarios/:name/activate',
+    { schema: { params: z.object({ name: z.string() }), body: activateSchema.optional() } },
+    async (request) => {
+      const scenario = await findScenario(scenariosDir, request.params.name).catch(scenarioError)
+      if (!scenario) throw notFound(`场景不存在: ${request.params.name}`)
+      const activation = await activateScenario(app, clock, scenario, {
+        scope: scopeOf(request, request.body?.scope),
+        params: request.body?.params ?? {},
+        adminToken: config.EMU_ADMIN_TOKEN,
+        emulated,
+      })
+      request.log.info({ scenario: scenario.name, scope: activation.scope }, 'scenario activated')
+      return ok(activation)
+    },
+  )
 
   r.get(
     '/sms',
@@ -129,4 +253,9 @@ export async function controlRoutes(
       return ok(app.emu.accounts.sms.list(request.query.phone))
     },
   )
+}
+
+function scenarioError(err: unknown): never {
+  if (err instanceof ScenarioFileError) throw new ApiError(CODE.internal, err.message, 500)
+  throw err
 }

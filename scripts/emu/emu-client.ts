@@ -1,0 +1,247 @@
+import { z } from 'zod'
+import { SCOPE_HEADER } from '../../shared/constants'
+import {
+  type Activation,
+  ADMIN_TOKEN_HEADER,
+  activationSchema,
+  type ClockSet,
+  type ClockStateView,
+  clockStateSchema,
+  controlEnvelopeSchema,
+  type EmuState,
+  emuStateSchema,
+  type FaultAction,
+  type FaultRule,
+  type FaultRuleInput,
+  faultRuleSchema,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalPage,
+  type JournalQuery,
+  journalPageSchema,
+  type Scenario,
+  type SessionFaultKind,
+  type SessionLifetime,
+  scenarioSchema,
+  scenarioSummarySchema,
+} from '../../shared/emu-control'
+
+/** A control call the server refused: carries the HTTP status and the envelope's code and message. */
+export class EmuControlError extends Error {
+  override name = 'EmuControlError'
+  constructor(
+    readonly status: number,
+    readonly code: number | null,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export interface EmuClientOptions {
+  /** The server's origin, e.g. http://localhost:3000. */
+  readonly url: string
+  /** Needed whenever the server has EMU_ADMIN_TOKEN set. */
+  readonly adminToken?: string | undefined
+  /** Every call of this client reads and changes only this scope (sent as x-emu-scope). */
+  readonly scope?: string | undefined
+  readonly fetch?: typeof fetch
+}
+
+/**
+ * The typed client of the /__emu control API, for Vitest, Playwright and the CLI. Every answer is
+ * parsed with the shared schemas, so a server that drifts from them fails loudly here.
+ *
+ * ```ts
+ * const emu = new EmuClient({ url: 'http://localhost:3000' }).withScope('checkout-test')
+ * await emu.addFault({ match: { path: '/api/api/getBalance' }, action: { type: 'status', status: 503 }, times: 2 })
+ * ```
+ */
+export class EmuClient {
+  private readonly doFetch: typeof fetch
+
+  constructor(readonly options: EmuClientOptions) {
+    this.doFetch = options.fetch ?? fetch
+  }
+
+  /** The same server, but every call in this scope. */
+  withScope(scope: string): EmuClient {
+    return new EmuClient({ ...this.options, scope })
+  }
+
+  /** Headers a player's /api call needs to be seen in this client's scope. */
+  scopeHeaders(): Record<string, string> {
+    return this.options.scope ? { [SCOPE_HEADER]: this.options.scope } : {}
+  }
+
+  state(): Promise<EmuState> {
+    return this.call('GET', '/state', undefined, emuStateSchema)
+  }
+
+  /** Global: data back to the seed, every rule, clock and journal cleared. Scoped: only this scope. */
+  reset(options: { seed?: number } = {}): Promise<{ scope: string | null }> {
+    return this.call('POST', '/reset', options, z.object({ scope: z.string().nullable() }))
+  }
+
+  setSeed(seed: number): Promise<{ seed: number }> {
+    return this.call('PUT', '/seed', { seed }, z.object({ seed: z.number() }))
+  }
+
+  addFault(rule: FaultRuleInput): Promise<FaultRule> {
+    return this.call('POST', '/faults', rule, faultRuleSchema)
+  }
+
+  /** Shorthand: `action` on calls to `path` (a glob), with the rest of the rule's options. */
+  fault(
+    path: string,
+    action: FaultAction,
+    rest: Omit<FaultRuleInput, 'match' | 'action'> = {},
+  ): Promise<FaultRule> {
+    return this.addFault({ match: { path }, action, ...rest })
+  }
+
+  faults(): Promise<FaultRule[]> {
+    return this.call('GET', '/faults', undefined, z.array(faultRuleSchema))
+  }
+
+  getFault(id: string): Promise<FaultRule> {
+    return this.call('GET', `/faults/${encodeURIComponent(id)}`, undefined, faultRuleSchema)
+  }
+
+  deleteFault(id: string): Promise<void> {
+    return this.call('DELETE', `/faults/${encodeURIComponent(id)}`, undefined, z.null()).then(() => undefined)
+  }
+
+  clearFaults(): Promise<{ removed: number }> {
+    return this.call('DELETE', '/faults', undefined, z.object({ removed: z.number() }))
+  }
+
+  /** `token` may be `any`: the next call in the scope that carries a token. */
+  failSession(token: string, fault: SessionFaultKind): Promise<void> {
+    return this.call('POST', `/sessions/${encodeURIComponent(token)}/${fault}`, undefined, z.null()).then(
+      () => undefined,
+    )
+  }
+
+  expireSession(token: string): Promise<void> {
+    return this.failSession(token, 'expire')
+  }
+
+  revokeSession(token: string): Promise<void> {
+    return this.failSession(token, 'revoke')
+  }
+
+  sessionLifetime(token: string, lifetime: SessionLifetime): Promise<void> {
+    return this.call('POST', `/sessions/${encodeURIComponent(token)}/lifetime`, lifetime, z.null()).then(
+      () => undefined,
+    )
+  }
+
+  clock(): Promise<ClockStateView> {
+    return this.call('GET', '/clock', undefined, clockStateSchema)
+  }
+
+  setClock(set: ClockSet): Promise<ClockStateView> {
+    return this.call('PUT', '/clock', set, clockStateSchema)
+  }
+
+  freezeClock(at?: number): Promise<ClockStateView> {
+    return this.setClock(at === undefined ? { mode: 'frozen' } : { mode: 'frozen', at })
+  }
+
+  realClock(): Promise<ClockStateView> {
+    return this.setClock({ mode: 'real' })
+  }
+
+  advanceClock(ms: number): Promise<ClockStateView> {
+    return this.call('POST', '/clock/advance', { ms }, clockStateSchema)
+  }
+
+  requests(query: JournalQuery = {}): Promise<JournalPage> {
+    const params = new URLSearchParams()
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v))
+    const qs = params.toString()
+    return this.call('GET', `/requests${qs ? `?${qs}` : ''}`, undefined, journalPageSchema)
+  }
+
+  countRequests(filter: JournalFilter = {}): Promise<number> {
+    return this.call('POST', '/requests/count', filter, z.object({ count: z.number() })).then((r) => r.count)
+  }
+
+  /** Polls the journal and hands over each new entry until the signal aborts. */
+  async tail(
+    onEntry: (e: JournalEntry) => void,
+    opts: { intervalMs?: number; signal?: AbortSignal; filter?: JournalFilter } = {},
+  ) {
+    let afterSeq = (await this.requests({ limit: 1 })).lastSeq
+    while (!opts.signal?.aborted) {
+      const page = await this.requests({ ...opts.filter, afterSeq, limit: 5000 })
+      for (const e of page.entries) onEntry(e)
+      // Entries still open are shown once they are done; the sequence moves on past finished ones only.
+      afterSeq = Math.max(afterSeq, ...page.entries.map((e) => e.seq))
+      await new Promise((resolve) => setTimeout(resolve, opts.intervalMs ?? 500))
+    }
+  }
+
+  scenarios(): Promise<{ name: string; description: string }[]> {
+    return this.call('GET', '/scenarios', undefined, z.array(scenarioSummarySchema))
+  }
+
+  scenario(name: string): Promise<Scenario> {
+    return this.call('GET', `/scenarios/${encodeURIComponent(name)}`, undefined, scenarioSchema)
+  }
+
+  activate(name: string, params: Record<string, string> = {}): Promise<Activation> {
+    return this.call('POST', `/scenarios/${encodeURIComponent(name)}/activate`, { params }, activationSchema)
+  }
+
+  /** SMS codes the emulator "sent" (emulator mode only). */
+  sms(phone?: string): Promise<{ phone: string; code: string }[]> {
+    const qs = phone ? `?phone=${encodeURIComponent(phone)}` : ''
+    return this.call(
+      'GET',
+      `/sms${qs}`,
+      undefined,
+      z.array(z.looseObject({ phone: z.string(), code: z.string() })),
+    )
+  }
+
+  private async call<T>(method: string, path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+    const headers: Record<string, string> = { ...this.scopeHeaders() }
+    if (this.options.adminToken) headers[ADMIN_TOKEN_HEADER] = this.options.adminToken
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const res = await this.doFetch(`${this.options.url.replace(/\/+$/, '')}/__emu${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const text = await res.text()
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      throw new EmuControlError(
+        res.status,
+        null,
+        `${method} /__emu${path}: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`,
+      )
+    }
+    const envelope = controlEnvelopeSchema.safeParse(json)
+    if (!envelope.success) {
+      throw new EmuControlError(
+        res.status,
+        null,
+        `${method} /__emu${path}: HTTP ${res.status}, not an envelope`,
+      )
+    }
+    if (envelope.data.code !== 1) {
+      const msg = envelope.data.msg ?? ''
+      throw new EmuControlError(
+        res.status,
+        envelope.data.code,
+        `${method} /__emu${path}: ${res.status} ${msg}`,
+      )
+    }
+    return schema.parse(envelope.data.data)
+  }
+}

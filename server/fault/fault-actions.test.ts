@@ -1,0 +1,286 @@
+import { request as httpRequest } from 'node:http'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { EmuClient } from '../../scripts/emu/emu-client'
+import { CODE } from '../../shared/envelope'
+import { MSG } from '../../shared/messages'
+import { type LiveServer, liveLogin, startLive } from './live-servers'
+
+/** What a raw HTTP call ended with: an answer with its bytes, or a socket error. */
+type Outcome =
+  | { kind: 'response'; status: number; headers: Record<string, unknown>; body: string; complete: boolean }
+  | { kind: 'error'; code: string | undefined; message: string }
+
+/** One request on its own connection (no pooling), reporting exactly what the socket did. */
+function rawCall(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 5000,
+): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const req = httpRequest(`${base}${path}`, { headers, agent: false, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      const finish = (complete: boolean) =>
+        resolve({
+          kind: 'response',
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          complete,
+        })
+      res.on('end', () => finish(res.complete))
+      res.on('error', () => finish(false))
+      res.on('aborted', () => finish(false))
+    })
+    req.on('timeout', () =>
+      req.destroy(Object.assign(new Error('client timeout'), { code: 'CLIENT_TIMEOUT' })),
+    )
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({ kind: 'error', code: err.code, message: err.message }),
+    )
+    req.end()
+  })
+}
+
+for (const mode of ['emulator', 'proxy'] as const) {
+  describe(`fault actions, ${mode} mode`, () => {
+    let live: LiveServer
+    let emu: EmuClient
+    let token: string
+    let balancePath: string
+
+    beforeAll(async () => {
+      live = await startLive(mode)
+      emu = new EmuClient({ url: live.url, adminToken: live.adminHeaders['x-emu-admin-token'] })
+      const login = await liveLogin(live.url)
+      token = login.token
+      balancePath = `/api/api/getBalance?player_id=${login.playerId}`
+    })
+    afterAll(async () => {
+      await live.close()
+    })
+    beforeEach(async () => {
+      await emu.clearFaults()
+    })
+
+    const balance = (extra: Record<string, string> = {}) =>
+      rawCall(live.url, balancePath, { token, ...extra })
+
+    it('passes calls through untouched when no rule matches', async () => {
+      const out = await balance()
+      expect(out).toMatchObject({ kind: 'response', status: 200, complete: true })
+      if (out.kind === 'response')
+        expect(JSON.parse(out.body)).toMatchObject({ code: 1, data: { balance: '1000.00' } })
+    })
+
+    it('envelope: HTTP 200 with the body code and message', async () => {
+      await emu.fault('/api/api/getBalance', { type: 'envelope', code: 10001, msg: MSG.sessionExpired })
+      const out = await balance()
+      expect(out.kind === 'response' && out.status).toBe(200)
+      if (out.kind === 'response') {
+        expect(JSON.parse(out.body)).toEqual({ code: 10001, msg: MSG.sessionExpired, data: null })
+      }
+      await emu.clearFaults()
+      await emu.fault('/api/**', { type: 'envelope', code: 401, message: 'unauthorised' })
+      const second = await balance()
+      if (second.kind !== 'response') throw new Error(second.message)
+      expect(JSON.parse(second.body)).toEqual({ code: 401, message: 'unauthorised', data: null })
+    })
+
+    it('status: an HTTP status with a JSON or text body and extra headers', async () => {
+      await emu.fault('/api/api/getBalance', {
+        type: 'status',
+        status: 503,
+        body: 'down for maintenance',
+        headers: { 'retry-after': '7' },
+      })
+      const out = await balance()
+      expect(out).toMatchObject({ kind: 'response', status: 503, body: 'down for maintenance' })
+      if (out.kind === 'response') expect(out.headers['retry-after']).toBe('7')
+      await emu.clearFaults()
+      await emu.fault('/api/api/getBalance', { type: 'status', status: 401 })
+      const json = await balance()
+      if (json.kind !== 'response') throw new Error(json.message)
+      expect(json.status).toBe(401)
+      expect(JSON.parse(json.body)).toMatchObject({ code: 401 })
+    })
+
+    it('delay: the delayed call answers after an undelayed one started later, and in full', async () => {
+      await emu.fault('/api/api/getBalance', { type: 'delay', ms: 400 }, { times: 1 })
+      const order: string[] = []
+      const slow = balance().then((o) => {
+        order.push('slow')
+        return o
+      })
+      await new Promise((r) => setTimeout(r, 50))
+      // The rule is spent the moment the first call matched, so this one is not delayed.
+      const fast = await balance()
+      order.push('fast')
+      const slowOut = await slow
+      expect(order).toEqual(['fast', 'slow'])
+      expect(fast).toMatchObject({ kind: 'response', status: 200 })
+      expect(slowOut).toMatchObject({ kind: 'response', status: 200, complete: true })
+    })
+
+    it("delay: a client's own timeout fires when the delay is longer", async () => {
+      await emu.fault('/api/api/getBalance', { type: 'delay', minMs: 1500, maxMs: 2000 })
+      const out = await rawCall(live.url, balancePath, { token }, 200)
+      expect(out).toMatchObject({ kind: 'error', code: 'CLIENT_TIMEOUT' })
+    })
+
+    it('hang: no answer ever comes; the journal says so', async () => {
+      const rule = await emu.fault('/api/api/getBalance', { type: 'hang' })
+      const out = await rawCall(live.url, balancePath, { token }, 300)
+      expect(out).toMatchObject({ kind: 'error', code: 'CLIENT_TIMEOUT' })
+      await expect.poll(async () => (await emu.requests({ rule: rule.id })).entries[0]?.outcome).toBe('hang')
+    })
+
+    it('reset: a real TCP reset', async () => {
+      await emu.fault('/api/api/getBalance', { type: 'reset' })
+      const out = await balance()
+      expect(out).toMatchObject({ kind: 'error', code: 'ECONNRESET' })
+      if (out.kind === 'error') expect(out.message).not.toMatch(/hang up/)
+    })
+
+    it('empty: the connection closes with no response', async () => {
+      await emu.fault('/api/api/getBalance', { type: 'empty' })
+      const out = await balance()
+      expect(out).toMatchObject({ kind: 'error', message: 'socket hang up' })
+    })
+
+    it('malformed: HTTP 200 whose JSON body does not parse', async () => {
+      await emu.fault('/api/api/getBalance', { type: 'malformed' })
+      const res = await fetch(`${live.url}${balancePath}`, { headers: { token } })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toContain('application/json')
+      await expect(res.json()).rejects.toThrow()
+    })
+
+    it('truncate: the real answer announced in full, cut off halfway', async () => {
+      await emu.fault('/api/api/getBalance', { type: 'truncate' })
+      const out = await balance()
+      if (out.kind !== 'response') throw new Error(`expected headers first, got ${out.message}`)
+      expect(out.status).toBe(200)
+      expect(out.complete).toBe(false)
+      const announced = Number(out.headers['content-length'])
+      expect(announced).toBeGreaterThan(0)
+      expect(Buffer.byteLength(out.body)).toBe(Math.floor(announced / 2))
+      expect('{"code":1,"msg":"成功","data":{"balance":"1000.00"').toContain(out.body.slice(0, 10))
+    })
+
+    it('fail twice, then succeed: a retrying client gets through on the third try', async () => {
+      const rule = await emu.fault('/api/api/getBalance', { type: 'reset' }, { times: 2 })
+      const attempts: string[] = []
+      let result: Outcome | undefined
+      for (let i = 0; i < 5; i++) {
+        const out = await balance()
+        attempts.push(out.kind === 'response' ? String(out.status) : (out.code ?? 'error'))
+        if (out.kind === 'response') {
+          result = out
+          break
+        }
+      }
+      expect(attempts).toEqual(['ECONNRESET', 'ECONNRESET', '200'])
+      expect(result && result.kind === 'response' && JSON.parse(result.body).code).toBe(1)
+      expect(await emu.getFault(rule.id)).toMatchObject({ fired: 2, matched: 3, spent: true })
+    })
+
+    it('session expire: the next call with the token gets 10001, and every later one', async () => {
+      const own = await liveLogin(live.url)
+      const path = `/api/api/getBalance?player_id=${own.playerId}`
+      await emu.expireSession(own.token)
+      for (let i = 0; i < 2; i++) {
+        const out = await rawCall(live.url, path, { token: own.token })
+        if (out.kind !== 'response') throw new Error(out.message)
+        expect(out.status).toBe(200)
+        expect(JSON.parse(out.body)).toEqual({
+          code: CODE.sessionExpired,
+          msg: MSG.sessionExpired,
+          data: null,
+        })
+      }
+      // Other sessions are untouched.
+      expect(await balance()).toMatchObject({ kind: 'response', status: 200 })
+    })
+
+    it('session revoke: the next call with the token gets HTTP 401', async () => {
+      const own = await liveLogin(live.url)
+      await emu.revokeSession(own.token)
+      const out = await rawCall(live.url, `/api/api/getBalance?player_id=${own.playerId}`, {
+        token: own.token,
+      })
+      if (out.kind !== 'response') throw new Error(out.message)
+      expect(out.status).toBe(401)
+      expect(JSON.parse(out.body)).toMatchObject({ code: 401, msg: MSG.sessionExpired })
+    })
+
+    it('session lifetime in requests: N more calls, then 10001', async () => {
+      const own = await liveLogin(live.url)
+      const path = `/api/api/getBalance?player_id=${own.playerId}`
+      await emu.sessionLifetime(own.token, { requests: 2 })
+      const codes: number[] = []
+      for (let i = 0; i < 4; i++) {
+        const out = await rawCall(live.url, path, { token: own.token })
+        if (out.kind !== 'response') throw new Error(out.message)
+        codes.push(JSON.parse(out.body).code)
+      }
+      expect(codes).toEqual([1, 1, 10001, 10001])
+    })
+
+    it('session lifetime in ms follows the clock of the scope', async () => {
+      const own = await liveLogin(live.url)
+      const path = `/api/api/getBalance?player_id=${own.playerId}`
+      const scoped = emu.withScope(own.token)
+      await scoped.sessionLifetime(own.token, { ms: 60_000 })
+      const code = async () => {
+        const out = await rawCall(live.url, path, { token: own.token })
+        if (out.kind !== 'response') throw new Error(out.message)
+        return JSON.parse(out.body).code as number
+      }
+      expect(await code()).toBe(1)
+      await scoped.advanceClock(60_000)
+      expect(await code()).toBe(10001)
+      // The world clock did not move.
+      expect((await emu.clock()).mode).toBe('real')
+      await scoped.reset()
+    })
+
+    it('any session: the next call that carries a token is expired, whichever token', async () => {
+      const own = await liveLogin(live.url)
+      const path = `/api/api/getBalance?player_id=${own.playerId}`
+      await emu.expireSession('any')
+      const first = await rawCall(live.url, path, { token: own.token })
+      const again = await rawCall(live.url, path, { token: own.token })
+      for (const out of [first, again]) {
+        if (out.kind !== 'response') throw new Error(out.message)
+        expect(JSON.parse(out.body).code).toBe(10001)
+      }
+      expect(await balance()).toMatchObject({ kind: 'response', status: 200 })
+    })
+
+    it('journals each call: the rule, the envelope code, the outcome, no token', async () => {
+      const rule = await emu.fault(
+        '/api/api/getBalance',
+        { type: 'envelope', code: 401 },
+        { label: 'journal-test' },
+      )
+      const before = (await emu.requests({ limit: 1 })).lastSeq
+      await balance()
+      await emu.clearFaults()
+      await balance()
+      const page = await emu.requests({ afterSeq: before, path: '/api/api/getBalance' })
+      expect(page.entries.map((e) => [e.code, e.fault?.ruleId ?? null, e.outcome])).toEqual([
+        [401, rule.id, 'answered'],
+        [1, null, 'answered'],
+      ])
+      expect(page.entries[0]?.fault).toMatchObject({
+        kind: 'rule',
+        label: 'journal-test',
+        action: 'envelope',
+      })
+      expect(JSON.stringify(page)).not.toContain(token)
+      expect(await emu.countRequests({ afterSeq: before, unmatched: true, scope: token })).toBe(1)
+    })
+  })
+}

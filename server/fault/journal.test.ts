@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../test-support/test-app'
+import { Journal, redactUrl, tokenKey } from './journal'
+
+const open = (j: Journal, over: Partial<Parameters<Journal['open']>[0]> = {}) =>
+  j.open({ at: 1_000, clock: 1_000, method: 'GET', url: '/api/x', scope: null, scopeKey: null, ...over })
+
+describe('the journal ring', () => {
+  it('keeps the newest entries only, oldest first in answers', () => {
+    const j = new Journal(3)
+    for (let i = 0; i < 5; i++) open(j, { url: `/api/n${i}` })
+    expect(j.size).toBe(3)
+    expect(j.query({}).map((e) => e.path)).toEqual(['/api/n2', '/api/n3', '/api/n4'])
+    expect(j.query({}, 2).map((e) => e.seq)).toEqual([4, 5])
+    expect(j.newestSeq).toBe(5)
+  })
+
+  it('filters by scope (value or token), path glob, method, time, unmatched, rule, code, sequence', () => {
+    const j = new Journal(100)
+    const token = 'f'.repeat(32)
+    const a = open(j, { scope: 'a', scopeKey: 'a', url: '/api/api/getBalance?player_id=1', at: 10 })
+    a.code = 1
+    const t = open(j, {
+      scope: tokenKey(token),
+      scopeKey: tokenKey(token),
+      method: 'POST',
+      url: '/api/login',
+      at: 20,
+    })
+    t.fault = { kind: 'rule', ruleId: 'r1', label: null, action: 'reset' }
+    t.code = 401
+    open(j, { url: '/api/users/info', at: 30 })
+    expect(j.query({ scope: 'a' }).map((e) => e.seq)).toEqual([a.seq])
+    expect(j.query({ scope: token }).map((e) => e.seq)).toEqual([t.seq])
+    expect(j.query({ path: '/api/api/*' })).toHaveLength(1)
+    expect(j.query({ method: 'post' })).toHaveLength(1)
+    expect(j.query({ since: 15, until: 25 }).map((e) => e.seq)).toEqual([t.seq])
+    expect(j.count({ unmatched: true })).toBe(2)
+    expect(j.count({ unmatched: false })).toBe(1)
+    expect(j.count({ rule: 'r1' })).toBe(1)
+    expect(j.count({ code: 401 })).toBe(1)
+    expect(j.count({ afterSeq: a.seq })).toBe(2)
+    expect(JSON.stringify(j.query({}))).not.toContain(token)
+    expect(JSON.stringify(j.query({}))).not.toContain('scopeKey')
+  })
+
+  it('forgets everything, or one scope', () => {
+    const j = new Journal(10)
+    open(j, { scope: 'a', scopeKey: 'a' })
+    open(j, { scope: 'b', scopeKey: 'b' })
+    j.clear('a')
+    expect(j.query({}).map((e) => e.scope)).toEqual(['b'])
+    open(j, { scope: 'a', scopeKey: 'a' })
+    expect(j.count({ scope: 'a' })).toBe(1)
+    j.clear()
+    expect(j.size).toBe(0)
+    expect(j.query({})).toEqual([])
+  })
+
+  it('redacts secrets in query strings', () => {
+    expect(redactUrl('/api/x?token=abc&player_id=1&pay_password=123456')).toBe(
+      '/api/x?token=%5Bredacted%5D&player_id=1&pay_password=%5Bredacted%5D',
+    )
+    expect(redactUrl('/api/x?player_id=1')).toBe('/api/x?player_id=1')
+  })
+})
+
+describe('the journal under load', () => {
+  let t: TestApp | undefined
+  afterEach(async () => {
+    await t?.close()
+  })
+
+  it('stays bounded under 100,000 requests', async () => {
+    t = await createTestApp({ EMU_JOURNAL_SIZE: '500' })
+    const { app } = t
+    const total = 100_000
+    const batch = 1_000
+    for (let sent = 0; sent < total; sent += batch) {
+      const calls: Promise<unknown>[] = []
+      for (let i = 0; i < batch; i++) {
+        calls.push(
+          app.inject({
+            method: 'GET',
+            url: `/api/none?i=${sent + i}&password=x`,
+            headers: { 'x-emu-scope': 'load' },
+          }),
+        )
+      }
+      await Promise.all(calls)
+    }
+    const journal = app.faults.journal
+    if (!journal) throw new Error('journal is off')
+    expect(journal.size).toBe(500)
+    expect(journal.newestSeq).toBeGreaterThanOrEqual(total)
+    const page = (await app.inject({ url: '/__emu/requests?limit=5000&scope=load' })).json()
+    expect(page.data.entries).toHaveLength(500)
+    expect(page.data.entries.at(-1).url).toBe(`/api/none?i=${total - 1}&password=%5Bredacted%5D`)
+    expect(page.data.entries.every((e: { status: number }) => e.status === 404)).toBe(true)
+  }, 60_000)
+})

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest'
+import type { FaultRuleInput } from '../../shared/emu-control'
+import { globToRegExp } from './glob'
+import { type RequestFacts, RuleStore } from './rule-store'
+
+const req = (over: Partial<RequestFacts> = {}): RequestFacts => ({
+  method: 'GET',
+  path: '/api/api/getBalance',
+  scope: null,
+  now: 1_000,
+  ...over,
+})
+
+const status503: FaultRuleInput['action'] = { type: 'status', status: 503 }
+
+/** Which of n identical calls the store fires on, as a string of 1s and 0s. */
+function pattern(store: RuleStore, n: number, facts: Partial<RequestFacts> = {}): string {
+  let out = ''
+  for (let i = 0; i < n; i++) out += store.decide(req(facts)) ? '1' : '0'
+  return out
+}
+
+describe('globs', () => {
+  it('* is one segment, ** any number, the rest literal', () => {
+    expect(globToRegExp('/api/*/getBalance').test('/api/api/getBalance')).toBe(true)
+    expect(globToRegExp('/api/*').test('/api/api/getBalance')).toBe(false)
+    expect(globToRegExp('/api/**').test('/api/api/getBalance')).toBe(true)
+    expect(globToRegExp('/api/**').test('/api')).toBe(true)
+    expect(globToRegExp('/api/users.info').test('/api/usersXinfo')).toBe(false)
+  })
+})
+
+describe('rule schedules', () => {
+  it('times: fires that many times, then stays listed as spent', () => {
+    const store = new RuleStore()
+    const rule = store.add({ action: status503, times: 2 }, 0)
+    expect(pattern(store, 5)).toBe('11000')
+    expect(store.get(rule.id)).toMatchObject({ matched: 5, fired: 2, spent: true })
+  })
+
+  it('after: lets the first N through, then fires', () => {
+    const store = new RuleStore()
+    store.add({ action: status503, after: 2, times: 2 }, 0)
+    expect(pattern(store, 6)).toBe('001100')
+  })
+
+  it('nth: only the nth matching call', () => {
+    const store = new RuleStore()
+    store.add({ match: { path: '/api/**', nth: 3 }, action: status503 }, 0)
+    expect(pattern(store, 5)).toBe('00100')
+  })
+
+  it('until: stops firing at that emulator time', () => {
+    const store = new RuleStore()
+    store.add({ action: status503, until: 2_000 }, 0)
+    expect(store.decide(req({ now: 1_999 }))).not.toBeNull()
+    expect(store.decide(req({ now: 2_000 }))).toBeNull()
+  })
+
+  it('probability: the same seed replays the same calls; the rate is about right', () => {
+    const run = (seed: number) => {
+      const store = new RuleStore(seed)
+      store.add({ action: status503, probability: 0.3 }, 0)
+      return pattern(store, 2_000)
+    }
+    const a = run(42)
+    expect(run(42)).toBe(a)
+    expect(run(43)).not.toBe(a)
+    const rate = [...a].filter((c) => c === '1').length / a.length
+    expect(rate).toBeGreaterThan(0.25)
+    expect(rate).toBeLessThan(0.35)
+    const never = new RuleStore(42)
+    never.add({ action: status503, probability: 0 }, 0)
+    expect(pattern(never, 50)).toBe('0'.repeat(50))
+  })
+
+  it("probability: a rule's draws don't depend on other scopes' traffic", () => {
+    const alone = new RuleStore(7)
+    alone.add({ action: status503, probability: 0.5, scope: 'a' }, 0)
+    const busy = new RuleStore(7)
+    busy.add({ action: status503, probability: 0.5, scope: 'a' }, 0)
+    busy.add({ action: status503, probability: 0.5, scope: 'b' }, 0)
+    let a = ''
+    let b = ''
+    for (let i = 0; i < 100; i++) {
+      a += alone.decide(req({ scope: 'a' })) ? '1' : '0'
+      busy.decide(req({ scope: 'b' }))
+      b += busy.decide(req({ scope: 'a' })) ? '1' : '0'
+    }
+    expect(b).toBe(a)
+  })
+
+  it('scope: a scoped rule sees only its scope; an unscoped one sees everyone', () => {
+    const store = new RuleStore()
+    store.add({ action: status503, scope: 'a' }, 0)
+    expect(store.decide(req({ scope: 'b' }))).toBeNull()
+    expect(store.decide(req({ scope: null }))).toBeNull()
+    expect(store.decide(req({ scope: 'a' }))).not.toBeNull()
+    store.add({ action: { type: 'hang' } }, 0)
+    expect(store.decide(req({ scope: 'b' }))?.action.type).toBe('hang')
+  })
+
+  it('method and path narrow the match; the first firing rule wins, every match counts', () => {
+    const store = new RuleStore()
+    const post = store.add({ match: { method: 'post', path: '/api/**' }, action: status503 }, 0)
+    const first = store.add({ match: { path: '/api/api/*' }, action: { type: 'reset' }, times: 1 }, 0)
+    const second = store.add({ match: { path: '/api/**' }, action: { type: 'empty' } }, 0)
+    expect(store.decide(req())?.rule.id).toBe(first.id)
+    expect(store.decide(req())?.rule.id).toBe(second.id)
+    expect(store.decide(req({ method: 'POST' }))?.rule.id).toBe(post.id)
+    expect(store.get(second.id)).toMatchObject({ matched: 3, fired: 1 })
+    expect(store.get(post.id)?.matched).toBe(1)
+  })
+
+  it('lists, removes and clears by scope', () => {
+    const store = new RuleStore()
+    const a = store.add({ action: status503, scope: 'a' }, 0)
+    store.add({ action: status503, scope: 'b' }, 0)
+    store.add({ action: status503 }, 0)
+    expect(store.list('a').map((r) => r.id)).toEqual([a.id])
+    expect(store.list(null)).toHaveLength(1)
+    expect(store.clear('b')).toBe(1)
+    expect(store.remove(a.id)).toBe(true)
+    expect(store.remove(a.id)).toBe(false)
+    expect(store.size).toBe(1)
+  })
+
+  it('refuses a rule that does not parse', () => {
+    const store = new RuleStore()
+    expect(() => store.add({ action: { type: 'delay' } }, 0)).toThrow(/ms/)
+    expect(() => store.add({ action: status503, probability: 2 }, 0)).toThrow()
+  })
+})

@@ -1,0 +1,197 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EmuClient, EmuControlError } from '../../../scripts/emu/emu-client'
+import { ADMIN_TOKEN, type LiveServer, liveLogin, startLive } from '../../fault/live-servers'
+import { ROOT_DIR } from '../../paths'
+import { adminTokenMatches } from './control-routes'
+
+let live: LiveServer | undefined
+afterEach(async () => {
+  await live?.close()
+  live = undefined
+})
+
+async function getJson(url: string, init: RequestInit = {}) {
+  const res = await fetch(url, init)
+  return { status: res.status, body: (await res.json()) as { code: number; msg?: string; data: unknown } }
+}
+
+describe('scopes', () => {
+  it('two scopes in parallel see only their own faults, clocks and journal', async () => {
+    live = await startLive('emulator')
+    const root = new EmuClient({ url: live.url })
+    const a = root.withScope('test-a')
+    const b = root.withScope('test-b')
+    const player = await liveLogin(live.url)
+    const path = `${live.url}/api/api/getBalance?player_id=${player.playerId}`
+    const call = (scope: string) =>
+      fetch(path, { headers: { token: player.token, 'x-emu-scope': scope } }).then(async (r) => ({
+        status: r.status,
+        code: ((await r.json()) as { code: number }).code,
+      }))
+
+    const ruleA = await a.fault('/api/api/getBalance', { type: 'envelope', code: 401 }, { times: 2 })
+    await b.fault('/api/api/getBalance', { type: 'status', status: 503 }, { after: 1 })
+    expect(ruleA.scope).toBe('test-a')
+    expect((await a.faults()).map((r) => r.id)).toEqual([ruleA.id])
+
+    // Interleaved and concurrent: each scope's schedule runs on its own calls only.
+    const results = await Promise.all([
+      call('test-a'),
+      call('test-b'),
+      call('test-a'),
+      call('test-b'),
+      call('test-c'),
+    ])
+    const byScope = (i: number) => results[i]
+    expect(byScope(4)).toEqual({ status: 200, code: 1 })
+    expect([byScope(0), byScope(2)]).toEqual([
+      { status: 200, code: 401 },
+      { status: 200, code: 401 },
+    ])
+    expect([byScope(1)?.code, byScope(3)?.code].sort()).toEqual([1, 503])
+    expect(await call('test-a')).toEqual({ status: 200, code: 1 })
+
+    // Each scope's journal holds only its calls.
+    expect(await a.countRequests()).toBe(3)
+    expect(await b.countRequests()).toBe(2)
+    expect((await b.requests()).entries.every((e) => e.scope === 'test-b')).toBe(true)
+
+    // A scope's clock moves only that scope's time: the emulator's own session check follows it.
+    await a.advanceClock(8 * 24 * 3600 * 1000)
+    expect(await call('test-a')).toEqual({ status: 200, code: 10001 })
+    await b.clearFaults()
+    expect(await call('test-b')).toEqual({ status: 200, code: 1 })
+    expect((await root.clock()).mode).toBe('real')
+    expect((await a.clock()).scope).toBe('test-a')
+
+    // Resetting one scope leaves the other alone.
+    await b.fault('/api/**', { type: 'hang' })
+    await a.reset()
+    expect(await a.faults()).toEqual([])
+    expect(await a.countRequests()).toBe(0)
+    expect(await b.faults()).toHaveLength(1)
+    expect(await call('test-a')).toEqual({ status: 200, code: 1 })
+    const state = await root.state()
+    expect(state.scopes.map((s) => s.scope)).toEqual(['test-b'])
+  })
+
+  it('a rule scoped to a session token applies to that token only', async () => {
+    live = await startLive('emulator')
+    const emu = new EmuClient({ url: live.url })
+    const one = await liveLogin(live.url)
+    const two = await liveLogin(live.url)
+    await emu.addFault({ scope: one.token, action: { type: 'envelope', code: 10001 } })
+    const code = async (p: { token: string; playerId: number }) => {
+      const r = await fetch(`${live?.url}/api/api/getBalance?player_id=${p.playerId}`, {
+        headers: { token: p.token },
+      })
+      return ((await r.json()) as { code: number }).code
+    }
+    expect(await code(one)).toBe(10001)
+    expect(await code(two)).toBe(1)
+  })
+})
+
+describe('the control API', () => {
+  it('lists, inspects and deletes rules; reset puts the data back to the seed', async () => {
+    live = await startLive('emulator')
+    const emu = new EmuClient({ url: live.url })
+    const rule = await emu.fault(
+      '/api/users/*',
+      { type: 'delay', minMs: 10, maxMs: 20 },
+      { label: 'slow users' },
+    )
+    expect(await emu.getFault(rule.id)).toMatchObject({
+      label: 'slow users',
+      matched: 0,
+      fired: 0,
+      spent: false,
+    })
+    expect((await emu.faults()).map((r) => r.id)).toEqual([rule.id])
+    await emu.deleteFault(rule.id)
+    await expect(emu.getFault(rule.id)).rejects.toMatchObject({ status: 404 })
+    await expect(emu.deleteFault(rule.id)).rejects.toBeInstanceOf(EmuControlError)
+
+    // A bad rule is refused with a message naming the field.
+    const bad = await getJson(`${live.url}/__emu/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: { type: 'status', status: 99 } }),
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.body.msg).toMatch(/status/)
+
+    // Data written after the seed is gone after a reset.
+    const phone = '13500135000'
+    await fetch(`${live.url}/api/sms/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ phone, purpose: 'register' }).toString(),
+    })
+    expect(await emu.sms(phone)).toHaveLength(1)
+    await emu.freezeClock(1_700_000_000_000)
+    await emu.reset({ seed: 9 })
+    expect(await emu.sms(phone)).toHaveLength(0)
+    const state = await emu.state()
+    expect(state).toMatchObject({ mode: 'emulator', seed: 9, rules: [], scenario: null })
+    expect(state.clock.mode).toBe('real')
+  })
+
+  it('needs no token in emulator mode when none is configured', async () => {
+    live = await startLive('emulator')
+    expect((await getJson(`${live.url}/__emu/state`)).status).toBe(200)
+  })
+
+  it('requires the configured token in emulator mode: 401 without, 403 wrong, 200 right', async () => {
+    live = await startLive('emulator', { EMU_ADMIN_TOKEN: ADMIN_TOKEN })
+    expect((await getJson(`${live.url}/__emu/state`)).status).toBe(401)
+    const wrong = await getJson(`${live.url}/__emu/state`, {
+      headers: { 'x-emu-admin-token': `${ADMIN_TOKEN}x` },
+    })
+    expect(wrong.status).toBe(403)
+    const right = await getJson(`${live.url}/__emu/state`, { headers: { 'x-emu-admin-token': ADMIN_TOKEN } })
+    expect(right).toMatchObject({ status: 200, body: { code: 1 } })
+    await expect(new EmuClient({ url: live.url }).state()).rejects.toMatchObject({ status: 401 })
+  })
+
+  it('is off in proxy mode without a token, and on (token required) with one', async () => {
+    live = await startLive('proxy', { EMU_ADMIN_TOKEN: '' })
+    const off = await fetch(`${live.url}/__emu/state`)
+    expect(off.status).toBe(404)
+    await off.body?.cancel()
+    await live.close()
+    live = await startLive('proxy')
+    expect((await getJson(`${live.url}/__emu/state`)).status).toBe(401)
+    const state = await new EmuClient({ url: live.url, adminToken: ADMIN_TOKEN }).state()
+    expect(state.mode).toBe('proxy')
+    // Emulator-only calls say why they are refused.
+    await expect(new EmuClient({ url: live.url, adminToken: ADMIN_TOKEN }).sms()).rejects.toThrow(/代理模式/)
+  })
+
+  it('compares admin tokens in constant time over digests', () => {
+    expect(adminTokenMatches(ADMIN_TOKEN, ADMIN_TOKEN)).toBe(true)
+    expect(adminTokenMatches('short', ADMIN_TOKEN)).toBe(false)
+    expect(adminTokenMatches(undefined, ADMIN_TOKEN)).toBe(false)
+    expect(adminTokenMatches([ADMIN_TOKEN], ADMIN_TOKEN)).toBe(false)
+  })
+
+  it('is never imported by the app players download', async () => {
+    const offenders: string[] = []
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const full = join(dir, entry.name)
+        if (entry.isDirectory()) await walk(full)
+        else if (/\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+          const text = await readFile(full, 'utf8')
+          if (/emu-control|scripts\/emu|__emu/.test(text)) offenders.push(full)
+        }
+      }
+    }
+    await walk(join(ROOT_DIR, 'client', 'src')).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err
+    })
+    expect(offenders).toEqual([])
+  })
+})
