@@ -1,10 +1,15 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { Readable, Transform } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
-import { ANY_SESSION, type FaultAction, type JournalEntry } from '../../shared/emu-control'
+import {
+  ADMIN_TOKEN_HEADER,
+  ANY_SESSION,
+  type FaultAction,
+  type JournalEntry,
+} from '../../shared/emu-control'
 import { CODE } from '../../shared/envelope'
 import { MSG } from '../../shared/messages'
 import type { EmuClock } from '../emulator/clock'
@@ -65,7 +70,26 @@ export class FaultLayer {
   private readonly hung = new Set<Socket>()
   private readonly sessionListeners = new Set<SessionListener>()
 
+  private adminToken: string | undefined
+
   constructor(private readonly clock: EmuClock) {}
+
+  /** From now on every /__emu call must carry this token (none: the API is open). */
+  requireAdminToken(token: string | undefined): void {
+    this.adminToken = token
+  }
+
+  /** The guard of /__emu: 401 without the admin token, 403 with a wrong one, nothing when it matches. */
+  checkAdmin(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+    if (this.adminToken === undefined) return
+    const given = request.headers[ADMIN_TOKEN_HEADER]
+    if (given === undefined) {
+      return reply.code(401).send({ code: 401, msg: `缺少 ${ADMIN_TOKEN_HEADER}`, data: null })
+    }
+    if (!adminTokenMatches(given, this.adminToken)) {
+      return reply.code(403).send({ code: 403, msg: `${ADMIN_TOKEN_HEADER} 不正确`, data: null })
+    }
+  }
 
   /** x-emu-scope, else the session token, else null (global). */
   static scopeOf(request: FastifyRequest): string | null {
@@ -386,6 +410,14 @@ export class FaultLayer {
       },
     })
   }
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest()
+
+/** Constant-time: compares digests, so neither the length nor a prefix of the token leaks. */
+export function adminTokenMatches(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string') return false
+  return timingSafeEqual(digest(given), digest(expected))
 }
 
 function delayMs(action: Extract<FaultAction, { type: 'delay' }>, random: () => number): number {

@@ -19,6 +19,7 @@ declare module 'fastify' {
 }
 
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')
+const isControl = (url: string) => url === '/__emu' || url.startsWith('/__emu/') || url.startsWith('/__emu?')
 
 /** The fault layer in front of /api, the same in both modes. */
 export const faultLayerPlugin = fp(
@@ -31,8 +32,9 @@ export const faultLayerPlugin = fp(
     app.decorateRequest('journalEntry', null)
     app.decorateRequest('journalDone', null)
     app.addHook('onRequest', async (request, reply) => {
-      if (!isApi(request.url)) return
-      return layer.handle(request, reply)
+      if (isApi(request.url)) return layer.handle(request, reply)
+      // Root-level, so it guards every domain's /__emu routes, whoever registers them.
+      if (isControl(request.url)) return layer.checkAdmin(request, reply)
     })
     // A scope with its own clock: everything the request does from here on reads that clock's
     // now(). Entered again after the body is parsed, since parsing runs in the socket's context.

@@ -2,9 +2,9 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EmuClient, EmuControlError } from '../../../scripts/emu/emu-client'
+import { adminTokenMatches } from '../../fault/fault-layer'
 import { ADMIN_TOKEN, type LiveServer, liveLogin, startLive } from '../../fault/live-servers'
 import { ROOT_DIR } from '../../paths'
-import { adminTokenMatches } from './control-routes'
 
 let live: LiveServer | undefined
 afterEach(async () => {
@@ -154,6 +154,12 @@ describe('the control API', () => {
     const right = await getJson(`${live.url}/__emu/state`, { headers: { 'x-emu-admin-token': ADMIN_TOKEN } })
     expect(right).toMatchObject({ status: 200, body: { code: 1 } })
     await expect(new EmuClient({ url: live.url }).state()).rejects.toMatchObject({ status: 401 })
+    // Other domains' /__emu routes are guarded the same way.
+    expect((await getJson(`${live.url}/__emu/deposits`)).status).toBe(401)
+    const walletRight = await getJson(`${live.url}/__emu/deposits`, {
+      headers: { 'x-emu-admin-token': ADMIN_TOKEN },
+    })
+    expect(walletRight.status).toBe(200)
   })
 
   it('is off in proxy mode without a token, and on (token required) with one', async () => {

@@ -1,11 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { join } from 'node:path'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { SCOPE_HEADER } from '../../../shared/constants'
 import {
-  ADMIN_TOKEN_HEADER,
   activateSchema,
   clockAdvanceSchema,
   clockSetSchema,
@@ -29,21 +27,14 @@ import {
   setClock,
 } from '../../fault/scenarios'
 import { ApiError, notFound } from '../../http/api-error'
-import { failure, ok } from '../../http/envelope'
-
-const digest = (s: string) => createHash('sha256').update(s).digest()
-
-/** Constant-time: compares digests, so neither the length nor a prefix of the token leaks. */
-export function adminTokenMatches(given: unknown, expected: string): boolean {
-  if (typeof given !== 'string') return false
-  return timingSafeEqual(digest(given), digest(expected))
-}
+import { ok } from '../../http/envelope'
 
 const scopeQuery = z.strictObject({ scope: z.string().min(1).max(200).optional() })
 
 /**
  * The tester's API under /__emu. On in emulator mode; in proxy mode only when an admin token is
- * configured; whenever one is configured, every call must carry it.
+ * configured; whenever one is configured, every /__emu call must carry it (the fault layer's
+ * guard checks, for every domain's /__emu routes).
  *
  * A call may name a scope (`x-emu-scope` header, or `scope` in its query or body): it then reads
  * and changes only that scope's rules, clock, scenario, session faults and journal.
@@ -60,18 +51,8 @@ export async function controlRoutes(
   app.faults.enableJournal(config.EMU_JOURNAL_SIZE)
   app.faults.rules.reseed(config.EMU_SEED)
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!config.EMU_ADMIN_TOKEN) return
-    const given = request.headers[ADMIN_TOKEN_HEADER]
-    if (given === undefined) {
-      reply.code(401).send(failure(401, `缺少 ${ADMIN_TOKEN_HEADER}`))
-      return reply
-    }
-    if (!adminTokenMatches(given, config.EMU_ADMIN_TOKEN)) {
-      reply.code(403).send(failure(403, `${ADMIN_TOKEN_HEADER} 不正确`))
-      return reply
-    }
-  })
+  // Every /__emu call, this plugin's and other domains', is checked by the fault layer's guard.
+  app.faults.requireAdminToken(config.EMU_ADMIN_TOKEN)
 
   /** The scope a control call names: body or query `scope`, else the x-emu-scope header, else none. */
   const scopeOf = (request: FastifyRequest, explicit?: string): string | null => {
