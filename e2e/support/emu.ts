@@ -1,0 +1,93 @@
+import { SCOPE_HEADER } from '../../shared/constants'
+import type { FaultRuleInput } from '../../shared/emu-control'
+
+/** The tester's API (/__emu) and the account endpoints, called directly with fetch. */
+
+export const DEMO = { phone: '13800138000', password: 'demo1234', payPassword: '123456' } as const
+
+export function baseUrl(): string {
+  const base = process.env.E2E_BASE_URL
+  if (!base) throw new Error('E2E_BASE_URL is not set: the global setup did not run')
+  return base
+}
+
+interface Envelope<T> {
+  code: number
+  msg?: string
+  data: T
+}
+
+async function json<T>(res: Response): Promise<Envelope<T>> {
+  const body = (await res.json()) as Envelope<T>
+  if (!res.ok || (body.code !== 1 && body.code !== 200)) {
+    throw new Error(`${res.url} answered ${res.status}: ${JSON.stringify(body)}`)
+  }
+  return body
+}
+
+/** A fault rule seen only by requests that carry this scope's header. */
+export async function addFault(scope: string, rule: FaultRuleInput): Promise<string> {
+  const res = await fetch(`${baseUrl()}/__emu/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...rule, scope }),
+  })
+  return (await json<{ id: string }>(res)).data.id
+}
+
+export async function clearFaults(scope: string): Promise<void> {
+  await json(
+    await fetch(`${baseUrl()}/__emu/faults?scope=${encodeURIComponent(scope)}`, { method: 'DELETE' }),
+  )
+}
+
+/** The latest SMS code the emulator sent to a phone. */
+export async function smsCode(phone: string): Promise<string> {
+  const res = await fetch(`${baseUrl()}/__emu/sms?phone=${encodeURIComponent(phone)}`)
+  const { data } = await json<{ code: string }[]>(res)
+  const code = data[0]?.code
+  if (!code) throw new Error(`no SMS code for ${phone}`)
+  return code
+}
+
+export interface LoginResult {
+  token: string
+  player_id: number
+  expires_at: number
+  user_info: Record<string, unknown>
+}
+
+export async function login(
+  phone: string = DEMO.phone,
+  password: string = DEMO.password,
+): Promise<LoginResult> {
+  const form = new FormData()
+  form.set('phone', phone)
+  form.set('password', password)
+  const res = await fetch(`${baseUrl()}/api/login`, { method: 'POST', body: form })
+  return (await json<LoginResult>(res)).data
+}
+
+/** A fresh player, registered through the API. */
+export async function registerPlayer(password = 'secret123'): Promise<{ phone: string; password: string }> {
+  const phone = uniquePhone()
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields)
+  await json(
+    await fetch(`${baseUrl()}/api/sms/send`, { method: 'POST', body: form({ phone, purpose: 'register' }) }),
+  )
+  const code = await smsCode(phone)
+  await json(
+    await fetch(`${baseUrl()}/api/users/register`, { method: 'POST', body: form({ phone, code, password }) }),
+  )
+  return { phone, password }
+}
+
+let counter = 0
+/** A phone number no other test uses: the process id and a counter keep workers apart. */
+export function uniquePhone(): string {
+  counter += 1
+  const tail = `${process.pid % 10_000}`.padStart(4, '0') + `${counter % 10_000}`.padStart(4, '0')
+  return `166${tail}`
+}
+
+export const scopeHeader = (scope: string) => ({ [SCOPE_HEADER]: scope })

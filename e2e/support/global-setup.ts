@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const HOST = '127.0.0.1'
+const SERVER_ENTRY = 'dist/server/main.js'
+const CLIENT_INDEX = 'client/dist/index.html'
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, HOST, () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitUntilUp(base: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output()}`)
+    try {
+      const res = await fetch(`${base}/__emu/state`)
+      if (res.ok) return
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`the server did not start within 30 s:\n${output()}`)
+}
+
+/**
+ * Starts the built server (emulator mode, fresh temporary database, rate limits out of the way)
+ * against the built client, and hands its address to the tests as E2E_BASE_URL.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  for (const file of [SERVER_ENTRY, CLIENT_INDEX]) {
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: run \`npm run build\` before the browser tests`)
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'hashgame-e2e-'))
+  const port = await freePort()
+  const base = `http://${HOST}:${port}`
+  let log = ''
+  const server = spawn(process.execPath, [SERVER_ENTRY], {
+    env: {
+      ...process.env,
+      MODE: 'emulator',
+      HOST,
+      PORT: String(port),
+      DB_PATH: join(dir, 'emulator.db'),
+      CLIENT_DIST: resolve('client/dist'),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_LOGIN: '100000',
+      RATE_LIMIT_REGISTER: '100000',
+      RATE_LIMIT_SMS: '100000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000)
+  }
+  server.stdout?.on('data', keep)
+  server.stderr?.on('data', keep)
+
+  try {
+    await waitUntilUp(base, server, () => log)
+  } catch (err) {
+    server.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+    throw err
+  }
+  process.env.E2E_BASE_URL = base
+
+  return async () => {
+    if (server.exitCode === null) {
+      const exited = new Promise((resolve) => server.once('exit', resolve))
+      server.kill('SIGTERM')
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))])
+      if (server.exitCode === null) server.kill('SIGKILL')
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,87 @@
+import { test as base, expect, type Page } from '@playwright/test'
+import { STORAGE_KEY } from '../../shared/storage-keys'
+import { baseUrl, clearFaults, type LoginResult, login, scopeHeader } from './emu'
+
+/**
+ * Each test gets its own x-emu-scope: the page sends it on every request, and the test's fault
+ * rules carry it, so rules never reach another test's requests. They are removed afterwards.
+ * Uncaught page errors are collected and fail the test.
+ */
+export const test = base.extend<{ scope: string; pageErrors: string[] }>({
+  baseURL: async ({}, use) => use(baseUrl()),
+  scope: async ({}, use, testInfo) => {
+    const scope = `e2e-${testInfo.workerIndex}-${testInfo.testId}-${testInfo.retry}`
+    await use(scope)
+    await clearFaults(scope)
+  },
+  extraHTTPHeaders: async ({ scope }, use) => use(scopeHeader(scope)),
+  pageErrors: async ({ page }, use) => {
+    const errors: string[] = []
+    page.on('pageerror', (err) => errors.push(err.stack ?? err.message))
+    await use(errors)
+    expect(errors, 'uncaught errors in the page').toEqual([])
+  },
+})
+
+export { expect }
+
+/** The keys spec §3 names, as the page holds them. */
+export function storedKeys(page: Page): Promise<Record<string, string | null>> {
+  return page.evaluate((keys) => {
+    const out: Record<string, string | null> = {}
+    for (const key of keys) out[key] = localStorage.getItem(key)
+    return out
+  }, Object.values(STORAGE_KEY))
+}
+
+/** Logs in through the API and stores the session the way the app does, then opens `path`. */
+export async function openLoggedIn(
+  page: Page,
+  path: string,
+  who?: { phone: string; password: string },
+): Promise<LoginResult> {
+  const data = await login(who?.phone, who?.password)
+  await page.goto('/login')
+  await page.evaluate(
+    ({ data, keys }) => {
+      localStorage.setItem(keys.token, data.token)
+      localStorage.setItem(
+        keys.loginData,
+        JSON.stringify({ player_id: data.player_id, expires_at: data.expires_at }),
+      )
+      localStorage.setItem(keys.userInfo, JSON.stringify(data.user_info))
+      localStorage.setItem(keys.isLogin, '1')
+    },
+    { data, keys: STORAGE_KEY },
+  )
+  await page.goto(path)
+  return data
+}
+
+/** The antd-mobile toast showing exactly this text. */
+export const toast = (page: Page, text: string) =>
+  page
+    .locator('.adm-toast-main')
+    .filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
+
+declare global {
+  interface Window {
+    __toasts?: string[]
+  }
+}
+
+/** Records the text of every toast the page shows, so a short-lived one is not missed. */
+export async function recordToasts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: string[] = []
+    window.__toasts = seen
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('.adm-toast-main')) {
+        const text = el.textContent ?? ''
+        if (text && seen[seen.length - 1] !== text) seen.push(text)
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true })
+  })
+}
+
+export const toastsSeen = (page: Page): Promise<string[]> => page.evaluate(() => window.__toasts ?? [])
