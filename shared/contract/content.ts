@@ -90,6 +90,8 @@ export const rebateClaim = defineEndpoint({
   auth: true,
   encoding: 'urlencoded',
   body: z.strictObject({}).nullish(),
+  /** A retry with the same Idempotency-Key gets the first answer back instead of "already claimed". */
+  idempotent: true,
   data: rebateClaimSchema.extend({ balance: moneyString }),
 })
 

@@ -14,6 +14,19 @@ export const agentFixtureSchema = z
     /** Level 1 = direct invitees; levels beyond the list earn no commission. */
     commission_levels: z.array(z.strictObject({ level: z.number().int().min(1), rate_bp: rateBp })).max(10),
     claim_window_days: z.number().int().min(1).max(31),
+    /** Players seeded below the demo player, so the team pages have someone in them. */
+    demo_team: z
+      .array(
+        z.strictObject({
+          phone: z.string().regex(/^\d{6,15}$/),
+          password: z.string().min(8),
+          nickname: z.string().min(1),
+          invite_code: z.string().regex(/^[A-Z0-9]{6,10}$/),
+          /** Invite code of a player seeded earlier (players.json or above in this list). */
+          inviter: z.string(),
+        }),
+      )
+      .default([]),
   })
   .superRefine((f, ctx) => {
     const problem = checkTiers(
@@ -34,8 +47,11 @@ export interface AgentSettings {
   readonly claimWindowDays: number
 }
 
+export const loadAgentFixture = (fixturesDir: string) =>
+  loadFixture(fixturesDir, 'agent.json', agentFixtureSchema)
+
 export function loadAgentSettings(fixturesDir: string): AgentSettings {
-  const f = loadFixture(fixturesDir, 'agent.json', agentFixtureSchema)
+  const f = loadAgentFixture(fixturesDir)
   return {
     invitePath: f.invite_path,
     tiers: f.rebate_tiers.map((t) => ({ minTurnoverMicro: toMicro(t.min_turnover), rateBp: t.rate_bp })),

@@ -115,8 +115,8 @@ export class AgentService {
   }
 
   /** Per day of the claim window, what is earned and not yet paid; days with nothing left are dropped. */
-  private unpaid(playerId: number): DayEarning[] {
-    const today = this.today()
+  private unpaid(playerId: number, now = this.clock.now()): DayEarning[] {
+    const today = dayOf(now)
     const from = addDays(today, -(this.settings.claimWindowDays - 1))
     const paid = this.claims.paidByDay(playerId, from, today)
     const out: DayEarning[] = []
@@ -227,13 +227,14 @@ export class AgentService {
     const dayRows = days.map((day) => {
       const { start: from, end: to } = dayRange(day)
       const rows = this.team.byMember(playerId, from, to).filter(keep)
+      const { commission } = this.commissionOf(rows)
       return {
         date: day,
         turnover: money(rows.reduce((s, r) => s + r.turnover_micro, 0)),
-        commission: money(this.commissionOf(rows).commission),
+        commission: money(commission),
         bet_count: rows.reduce((s, r) => s + r.bet_count, 0),
         active_members: rows.length,
-        commissionMicro: this.commissionOf(rows).commission,
+        commissionMicro: commission,
       }
     })
     const members = this.team
@@ -358,7 +359,7 @@ export class AgentService {
       const now = this.clock.now()
       const today = dayOf(now)
       if (this.claims.hasClaimedOn(playerId, today)) throw fail(AGENT_MSG.alreadyClaimed)
-      const days = this.unpaid(playerId)
+      const days = this.unpaid(playerId, now)
       const rebate = days.reduce((s, d) => s + d.rebate, 0)
       const commission = days.reduce((s, d) => s + d.commission, 0)
       if (rebate + commission === 0) throw fail(AGENT_MSG.nothingToClaim)

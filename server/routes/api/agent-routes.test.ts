@@ -82,10 +82,10 @@ async function claim(token: string) {
 const balanceOf = (player: number) =>
   db().prepare('SELECT balance_micro FROM players WHERE id = ?').pluck().get(player) as number
 
-/** A → B → C → D → E: DEMO at the top, its seeded friend below, three more below that. */
+/** A → B → C → D → E, a chain of its own, apart from the seeded players. */
 function chain() {
-  const a = playerId('13800138000')
-  const b = playerId('13900139000')
+  const a = addPlayer('一级玩家', null)
+  const b = addPlayer('二级玩家', a)
   const c = addPlayer('三级玩家', b)
   const d = addPlayer('四级玩家', c)
   const e = addPlayer('五级玩家', d)
@@ -106,7 +106,6 @@ describe('referral tree, turnover and rebate', () => {
 
     const info = await get(agentInfo.path, tokenOf(a), agentInfo.data)
     expect(info.data).toMatchObject({
-      invite_code: 'DEMO88',
       direct_count: 1,
       team_count: 4,
       today_team_turnover: '2900.00',
@@ -116,7 +115,9 @@ describe('referral tree, turnover and rebate', () => {
       commission_claimable: '6.90',
       commission_total: '0.00',
     })
-    expect(info.data.invite_link).toMatch(/\/login\?isreg=1&invite_code=DEMO88$/)
+    expect(info.data.invite_link).toMatch(
+      new RegExp(`/login\\?isreg=1&invite_code=${info.data.invite_code}$`),
+    )
     expect(info.data.levels.map((l) => [l.level, l.count, l.rate])).toEqual([
       [1, 1, '0.30%'],
       [2, 1, '0.15%'],
@@ -252,7 +253,7 @@ describe('referral tree, turnover and rebate', () => {
     const { a } = chain()
     bet(a, '100', 'lost')
     const paid = await claim(tokenOf(a))
-    expect(paid.data.balance).toBe('1000.30')
+    expect(paid.data.balance).toBe('0.30')
     const parsed = envelopeSchema(rebateClaim.data).parse(paid)
     expect(parsed.data.amount).toBe('0.30')
   })
@@ -271,7 +272,7 @@ describe('team search, turnover records, QR code and rebate config', () => {
     const all = await search(tokenOf(a), '')
     expect(all.data.total).toBe(4)
     expect(all.data.list.map((m) => m.level)).toEqual([1, 2, 3, 4])
-    expect(all.data.list[0]?.phone).toBe('139***9000')
+    expect(all.data.list[0]?.phone).toMatch(/^155\*\*\*\d{4}$/)
 
     expect((await search(tokenOf(a), `keyword=${e}`)).data.list.map((m) => m.player_id)).toEqual([e])
     expect(
@@ -335,6 +336,14 @@ describe('team search, turnover records, QR code and rebate config', () => {
       40000,
     )
     expect((await get('/api/agent/liusui_new?start_date=2026-02-30', token)).msg).toBe('日期不正确')
+  })
+
+  it('seeds a demo team below the demo player, whose members can log in', async () => {
+    const demo = playerId('13800138000')
+    const info = await get(agentInfo.path, tokenOf(demo), agentInfo.data)
+    expect(info.data).toMatchObject({ invite_code: 'DEMO88', direct_count: 2, team_count: 5 })
+    expect(info.data.levels.map((l) => l.count)).toEqual([2, 2, 1])
+    await t.login('13500135003', 'team1234')
   })
 
   it('draws the invite link as a PNG QR code', async () => {

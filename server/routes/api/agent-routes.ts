@@ -9,6 +9,7 @@ import {
 import { rebateClaim, rebateHistory, rebateSummary } from '../../../shared/contract/content'
 import type { Config } from '../../config'
 import { loadAgentSettings } from '../../emulator/agent/agent-fixtures'
+import { agentSeeder } from '../../emulator/agent/agent-seeder'
 import { AgentService } from '../../emulator/agent/agent-service'
 import { contractRoute } from '../../http/contract-route'
 
@@ -16,6 +17,7 @@ import { contractRoute } from '../../http/contract-route'
 export async function agentRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
   const { config } = opts
   const { db, clock, ledger, accounts } = app.emu
+  app.emu.addSeeder(agentSeeder)
   const service = new AgentService(db, clock, ledger, accounts, loadAgentSettings(config.FIXTURES_DIR))
 
   /** Where invite links point: the configured public origin, else the one the player reached us on. */
