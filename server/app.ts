@@ -15,8 +15,10 @@ import { upstreamProxy } from './plugins/upstream-proxy'
 import { accountRoutes } from './routes/api/account-routes'
 import { agentRoutes } from './routes/api/agent-routes'
 import { contentRoutes } from './routes/api/content-routes'
+import { gamesRoutes } from './routes/api/games-routes'
 import { walletRoutes } from './routes/api/wallet-routes'
 import { controlRoutes } from './routes/emu/control-routes'
+import { gamesControlRoutes } from './routes/emu/games-control'
 import { walletControlRoutes } from './routes/emu/wallet-control'
 import { imageProxyRoutes } from './routes/image-proxy'
 
@@ -86,6 +88,7 @@ export async function buildApp(
         limits: { fields: 20, fieldSize: 64 * 1024, files: 0, parts: 20 },
       })
       await api.register(accountRoutes, { config })
+      await api.register(gamesRoutes, { config })
       await api.register(agentRoutes, { config })
       await api.register(contentRoutes, { config })
       await api.register(walletRoutes, { config })
@@ -100,6 +103,7 @@ export async function buildApp(
 
   if (config.MODE === 'emulator' || config.EMU_ADMIN_TOKEN) {
     await app.register(controlRoutes, { prefix: '/__emu', config, clock })
+    if (config.MODE === 'emulator') await app.register(gamesControlRoutes, { prefix: '/__emu', config })
     if (config.MODE === 'emulator') await app.register(walletControlRoutes, { prefix: '/__emu', config })
   }
 

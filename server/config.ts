@@ -37,6 +37,8 @@ const envSchema = z
     PROXY_CONNECTIONS: positiveInt.default(64),
     /** Hosts the image proxy may fetch from, comma-separated. */
     IMAGE_PROXY_HOSTS: z.string().default(''),
+    /** Links of the games' hash chain (one per 3 s block; 1,000,000 ≈ 34 days). Made on first use of the games. */
+    GAME_CHAIN_LENGTH: positiveInt.default(1_000_000),
     /** Requests the /__emu journal keeps (a ring buffer); 0 turns it off. */
     EMU_JOURNAL_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(2000),
     /** Seed of the fault rules' generators (probability, delay ranges). */

@@ -127,6 +127,67 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX bets_player_settled ON bets(player_id, settled_at) WHERE settled_at IS NOT NULL;
     `,
   },
+  {
+    id: 200,
+    name: 'games',
+    // The committed chain (its secret seed, terminal hash and every 1000th link, so keys are found
+    // without walking a million hashes), one row per drawn round, a per-game cursor written in the
+    // same transaction as a round's settlement (so each round is settled exactly once, even across
+    // a restart), bet addresses and simulated transfer bets.
+    sql: `
+      CREATE TABLE game_chain (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seed TEXT NOT NULL,
+        length INTEGER NOT NULL,
+        checkpoint_every INTEGER NOT NULL,
+        terminal TEXT NOT NULL,
+        start_height INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE game_chain_checkpoints (idx INTEGER PRIMARY KEY, link TEXT NOT NULL);
+      CREATE TABLE game_draws (
+        game TEXT NOT NULL,
+        round_id TEXT NOT NULL,
+        height INTEGER NOT NULL,
+        block_hash TEXT NOT NULL,
+        numbers TEXT NOT NULL,
+        labels TEXT NOT NULL,
+        draw_at INTEGER NOT NULL,
+        bet_count INTEGER NOT NULL DEFAULT 0,
+        stake_micro INTEGER NOT NULL DEFAULT 0,
+        payout_micro INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, round_id)
+      );
+      CREATE INDEX game_draws_time ON game_draws(game, draw_at DESC);
+      CREATE TABLE game_cursors (game TEXT PRIMARY KEY, drawn_until INTEGER NOT NULL);
+      ALTER TABLE bets ADD COLUMN height INTEGER;
+      ALTER TABLE bets ADD COLUMN draw_at INTEGER;
+      CREATE INDEX bets_pending_due ON bets(game, draw_at) WHERE status = 'pending';
+      CREATE TABLE bet_addresses (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        address TEXT NOT NULL UNIQUE,
+        label TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX bet_addresses_player ON bet_addresses(player_id);
+      CREATE TABLE game_transfers (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        from_address TEXT NOT NULL,
+        to_address TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        amount_micro INTEGER NOT NULL CHECK (amount_micro > 0),
+        height INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('bet', 'refunded')),
+        reason TEXT,
+        bet_id INTEGER REFERENCES bets(id),
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX game_transfers_player ON game_transfers(player_id, id DESC);
+    `,
+  },
   // Id ranges, so domains can add migrations side by side: wallet 100–199, games 200–299,
   // agent and content 300–399, tester's API 400–499.
   {

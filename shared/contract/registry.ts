@@ -12,6 +12,7 @@ import {
 import { AGENT_ENDPOINTS } from './agent'
 import { CONTENT_ENDPOINTS } from './content'
 import type { Endpoint } from './endpoint'
+import { GAME_ENDPOINTS } from './games'
 import { WALLET_ENDPOINTS } from './wallet'
 
 /** Every endpoint, for OpenAPI and for the checks that run over all of them. */
@@ -26,6 +27,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   changePassword,
   updatePaymentPassword,
   ...WALLET_ENDPOINTS,
+  ...GAME_ENDPOINTS,
   ...AGENT_ENDPOINTS,
   ...CONTENT_ENDPOINTS,
 ]

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isTronAddress } from '../tron'
 
 /**
  * The games' data (fixtures/games.json): odds, limits, sealing and timing. Shared code takes this
@@ -113,6 +114,8 @@ export const SAICHE_ODDS = [
   'top2_even',
 ] as const
 
+const tronAddress = z.string().refine(isTronAddress, { error: '不是有效的 TRON 地址' })
+
 export const gamesConfigSchema = z.strictObject({
   /** One block every this many ms of the emulator's clock. */
   block_ms: z.number().int().positive(),
@@ -136,11 +139,15 @@ export const gamesConfigSchema = z.strictObject({
   transfer: z.strictObject({
     game: z.literal('qukuai'),
     addresses: z.strictObject({
-      big_small: z.string().min(1),
-      odd_even: z.string().min(1),
-      banker_player: z.string().min(1),
+      big_small: tronAddress,
+      odd_even: tronAddress,
+      banker_player: tronAddress,
     }),
   }),
+  /** Bet addresses bound at seed time (the wallets players send transfer bets from). */
+  bet_addresses: z
+    .array(z.strictObject({ phone: z.string(), address: tronAddress, label: z.string() }))
+    .default([]),
 })
 
 export type GamesConfig = z.infer<typeof gamesConfigSchema>

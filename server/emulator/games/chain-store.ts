@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto'
+import { blockHashSync, linkIndexForBlock, walkChainSync } from '../../../shared/games/chain'
+import type { Db } from '../../db/database'
+import { nodeHasher } from './node-hasher'
+
+export interface ChainRow {
+  readonly seed: string
+  readonly length: number
+  readonly checkpoint_every: number
+  readonly terminal: string
+  readonly start_height: number
+  readonly created_at: number
+}
+
+const CHECKPOINT_EVERY = 1000
+
+/**
+ * The committed chain c(i+1) = sha256(hex(c(i))), i = 0…N (game-rules §1). Made once (N hashes),
+ * then kept as its seed, its terminal hash and every 1000th link, so finding any key walks at most
+ * 999 hashes; the links of the segment in use are cached, since blocks go through them in order.
+ */
+export class ChainStore {
+  private row: ChainRow | null = null
+  private segment: { base: number; links: string[] } | null = null
+
+  constructor(
+    private readonly db: Db,
+    private readonly length: number,
+  ) {}
+
+  /** The chain, or null before it is made. */
+  get(): ChainRow | null {
+    if (this.row) {
+      // A reset empties the tables: notice it and forget the cache.
+      const still = this.db.prepare('SELECT terminal FROM game_chain WHERE id = 1').pluck().get()
+      if (still === this.row.terminal) return this.row
+      this.row = null
+      this.segment = null
+    }
+    const row = this.db.prepare('SELECT * FROM game_chain WHERE id = 1').get() as ChainRow | undefined
+    this.row = row ?? null
+    return this.row
+  }
+
+  /** The chain, made now if there is none: blocks start at the next height after `startHeight`. */
+  ensure(startHeight: number, now: number): ChainRow {
+    const have = this.get()
+    if (have) return have
+    const seed = randomBytes(32).toString('hex')
+    const checkpoints: [number, string][] = []
+    let c = seed
+    for (let i = 0; i < this.length; i++) {
+      if (i % CHECKPOINT_EVERY === 0) checkpoints.push([i, c])
+      c = nodeHasher.sha256Hex(c)
+    }
+    const row: ChainRow = {
+      seed,
+      length: this.length,
+      checkpoint_every: CHECKPOINT_EVERY,
+      terminal: c,
+      start_height: startHeight,
+      created_at: now,
+    }
+    this.db
+      .transaction(() => {
+        // Another process may have made one meanwhile: the first one stays.
+        const info = this.db
+          .prepare(
+            `INSERT OR IGNORE INTO game_chain (id, seed, length, checkpoint_every, terminal, start_height, created_at)
+           VALUES (1, @seed, @length, @checkpoint_every, @terminal, @start_height, @created_at)`,
+          )
+          .run(row)
+        if (info.changes === 0) return
+        const ins = this.db.prepare('INSERT INTO game_chain_checkpoints (idx, link) VALUES (?, ?)')
+        for (const [i, link] of checkpoints) ins.run(i, link)
+      })
+      .immediate()
+    this.row = null
+    const made = this.get()
+    if (!made) throw new Error('chain vanished after it was made')
+    return made
+  }
+
+  /** c(index). */
+  link(index: number): string {
+    const chain = this.get()
+    if (!chain) throw new Error('no chain yet')
+    if (index < 0 || index > chain.length) throw new RangeError(`link ${index} outside the chain`)
+    if (index === chain.length) return chain.terminal
+    const every = chain.checkpoint_every
+    const base = index - (index % every)
+    if (!this.segment || this.segment.base !== base) {
+      const start = this.db.prepare('SELECT link FROM game_chain_checkpoints WHERE idx = ?').pluck().get(base)
+      if (typeof start !== 'string') throw new Error(`chain checkpoint ${base} missing`)
+      const links = [start]
+      for (let i = 1; i < every && base + i < chain.length; i++)
+        links.push(nodeHasher.sha256Hex(links[i - 1] ?? ''))
+      this.segment = { base, links }
+    }
+    const link = this.segment.links[index - base]
+    if (link === undefined) throw new RangeError(`link ${index} not in its segment`)
+    return link
+  }
+
+  /** Block number of a height (k = height − start), or null when the chain does not cover it. */
+  blockNumber(height: number): number | null {
+    const chain = this.get()
+    if (!chain) return null
+    const k = height - chain.start_height
+    return k >= 1 && k <= chain.length ? k : null
+  }
+
+  /** The key of a height: c(N − k). */
+  keyOf(height: number): string {
+    const chain = this.get()
+    const k = this.blockNumber(height)
+    if (!chain || k === null) throw new RangeError(`height ${height} is outside the chain`)
+    return this.link(linkIndexForBlock(chain.length, k))
+  }
+
+  blockHash(height: number): string {
+    return blockHashSync(nodeHasher, height, this.keyOf(height))
+  }
+
+  /** Walks a key forward: used by tests and tools to check a proof. */
+  static walk(key: string, steps: number): string {
+    return walkChainSync(nodeHasher, key, steps)
+  }
+}
