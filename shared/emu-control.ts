@@ -76,6 +76,8 @@ export const faultRuleInputSchema = z.strictObject({
   scope: scopeSchema.optional(),
   /** Let the first N matching calls through untouched. */
   after: z.number().int().min(0).default(0),
+  /** Fire on every Nth eligible call only (the Nth, 2Nth, … after `after`). */
+  every: z.number().int().positive().optional(),
   /** Fire at most this many times, then stop (the rule stays listed as spent). */
   times: z.number().int().positive().optional(),
   /** Chance of firing on each eligible call, drawn from the rule's own seeded generator. */

@@ -44,6 +44,15 @@ describe('rule schedules', () => {
     expect(pattern(store, 6)).toBe('001100')
   })
 
+  it('every: every Nth eligible call, counted after `after`', () => {
+    const store = new RuleStore()
+    store.add({ action: status503, every: 3 }, 0)
+    expect(pattern(store, 9)).toBe('001001001')
+    const late = new RuleStore()
+    late.add({ action: status503, every: 2, after: 3, times: 2 }, 0)
+    expect(pattern(late, 10)).toBe('0000101000')
+  })
+
   it('nth: only the nth matching call', () => {
     const store = new RuleStore()
     store.add({ match: { path: '/api/**', nth: 3 }, action: status503 }, 0)

@@ -116,6 +116,7 @@ export class RuleStore {
       if (rule.until !== undefined && req.now >= rule.until) continue
       if (rule.match.nth !== undefined && rule.matched !== rule.match.nth) continue
       if (rule.matched <= rule.after) continue
+      if (rule.every !== undefined && (rule.matched - rule.after) % rule.every !== 0) continue
       if (rule.probability < 1 && random() >= rule.probability) continue
       rule.fired++
       if (rule.times !== undefined && rule.fired >= rule.times) rule.spent = true

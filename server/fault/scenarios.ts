@@ -135,13 +135,15 @@ export async function activateScenario(
     }
   } else faults.reset(scope)
 
-  const vars: Vars = {
-    ...scenario.params,
-    ...opts.params,
+  const builtIn: Vars = {
     scope: scope ?? '',
     now: String(clock.nowFor(scope)),
     uniquePhone: `17${String(randomInt(1e9)).padStart(9, '0')}`,
   }
+  // Parameters may use the built-ins, e.g. a default phone of "{{uniquePhone}}".
+  const vars: Vars = { ...builtIn }
+  for (const [k, v] of Object.entries({ ...scenario.params, ...opts.params }))
+    vars[k] = fillTemplate(v, builtIn)
   const steps: Activation['steps'] = []
   for (const [i, step] of scenario.steps.entries()) {
     steps.push(await runStep(app, step, i, vars, opts))

@@ -1,0 +1,287 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { EmuClient } from '../../scripts/emu/emu-client'
+import { scenarioSchema } from '../../shared/emu-control'
+import { ROOT_DIR } from '../paths'
+import { DEMO } from '../test-support/test-app'
+import { type LiveServer, liveLogin, startLive } from './live-servers'
+import { fillTemplate, loadScenarioFile, pick, ScenarioFileError } from './scenarios'
+
+const DIR = join(ROOT_DIR, 'fixtures', 'scenarios')
+const NAMED = [
+  'session-expired',
+  'session-revoked',
+  'body-401',
+  'timeout',
+  'network-down',
+  'slow-network',
+  'flaky',
+  'deposit-arrives',
+  'withdrawal-rejected',
+  'insufficient-balance',
+  'new-player',
+]
+
+describe('scenario files', () => {
+  it('ship at least the eleven the design names, each valid and named after its file', async () => {
+    const files = (await readdir(DIR)).filter((f) => f.endsWith('.json'))
+    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining(NAMED))
+    for (const file of files) {
+      const parsed = scenarioSchema.safeParse(JSON.parse(await readFile(join(DIR, file), 'utf8')))
+      expect(parsed.error?.issues ?? [], file).toEqual([])
+      expect(parsed.data?.name).toBe(file.replace(/\.json$/, ''))
+    }
+  })
+
+  it('a broken file is reported with its name and the field', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scenarios-'))
+    try {
+      await writeFile(
+        join(dir, 'bad.json'),
+        JSON.stringify({ name: 'bad', description: 'x', rules: [{ action: { type: 'nope' } }] }),
+      )
+      await expect(loadScenarioFile(join(dir, 'bad.json'))).rejects.toThrow(ScenarioFileError)
+      await expect(loadScenarioFile(join(dir, 'bad.json'))).rejects.toThrow(
+        /bad\.json[\s\S]*rules\.0\.action/,
+      )
+    } finally {
+      await rm(dir, { recursive: true })
+    }
+  })
+
+  it('templates and picks', () => {
+    expect(fillTemplate('/x/{{id}}/{{ id }}', { id: '7' })).toBe('/x/7/7')
+    expect(() => fillTemplate('{{missing}}', {})).toThrow(/missing/)
+    expect(pick({ data: { list: [{ id: 3 }] } }, 'data.list.0.id')).toBe(3)
+    expect(pick({ data: null }, 'data.id')).toBeUndefined()
+  })
+})
+
+/** One call on its own connection: the body code, or the socket error. */
+function call(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  timeoutMs = 3000,
+): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = httpRequest(`${base}${path}`, { headers, agent: false, timeout: timeoutMs }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => {
+        text += c
+      })
+      res.on('end', () => {
+        if (res.statusCode === 401) return resolve('HTTP 401')
+        try {
+          resolve((JSON.parse(text) as { code: number }).code)
+        } catch {
+          resolve('not json')
+        }
+      })
+    })
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })))
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'))
+    req.end()
+  })
+}
+
+describe('activating each scenario', () => {
+  let live: LiveServer
+  let emu: EmuClient
+  beforeAll(async () => {
+    live = await startLive('emulator')
+    emu = new EmuClient({ url: live.url })
+  })
+  afterAll(async () => {
+    await live.close()
+  })
+  beforeEach(async () => {
+    await emu.reset()
+  })
+
+  const demo = async () => {
+    const login = await liveLogin(live.url)
+    const headers = { token: login.token }
+    return {
+      ...login,
+      headers,
+      balance: () => call(live.url, `/api/api/getBalance?player_id=${login.playerId}`, headers),
+      json: async (path: string) => {
+        const res = await fetch(`${live.url}${path}`, { headers })
+        return (await res.json()) as { code: number; msg: string; data: Record<string, unknown> }
+      },
+    }
+  }
+
+  it('session-expired: the next call with a token gets 10001, and the token stays dead', async () => {
+    const p = await demo()
+    const activation = await emu.activate('session-expired')
+    expect(activation.vars.token).toBe('[redacted]')
+    expect(await p.balance()).toBe(10001)
+    expect(await p.balance()).toBe(10001)
+    expect(await call(live.url, '/api/api2/announcement', {})).toBe(1)
+    expect((await emu.state()).scenario).toBe('session-expired')
+  })
+
+  it('session-revoked: the next call with a token gets HTTP 401', async () => {
+    const p = await demo()
+    await emu.activate('session-revoked', { token: p.token })
+    const other = await demo()
+    expect(await other.balance()).toBe(1)
+    expect(await p.balance()).toBe('HTTP 401')
+  })
+
+  it('body-401: the next call gets body code 401, then calls go through', async () => {
+    const p = await demo()
+    await emu.activate('body-401')
+    expect(await p.balance()).toBe(401)
+    expect(await p.balance()).toBe(1)
+  })
+
+  it('timeout: the next call is never answered; the one after is', async () => {
+    const p = await demo()
+    await emu.activate('timeout')
+    expect(await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, p.headers, 300)).toBe(
+      'TIMEOUT',
+    )
+    expect(await p.balance()).toBe(1)
+  })
+
+  it('network-down: every call is reset until reset', async () => {
+    const p = await demo()
+    await emu.activate('network-down')
+    expect(await p.balance()).toBe('ECONNRESET')
+    expect(await p.balance()).toBe('ECONNRESET')
+    await emu.reset()
+    expect(await call(live.url, '/api/api2/announcement', {})).toBe(1)
+  })
+
+  it('slow-network: calls are held back (a 500 ms client gives up)', async () => {
+    const p = await demo()
+    const activation = await emu.activate('slow-network')
+    expect(await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, p.headers, 500)).toBe(
+      'TIMEOUT',
+    )
+    const [ruleId] = activation.rules
+    const rule = await emu.getFault(ruleId ?? '')
+    expect(rule.action).toEqual({ type: 'delay', minMs: 1500, maxMs: 3000 })
+    expect(rule.seed).toBe(20240601)
+  })
+
+  it('flaky: every third call fails once, the retry goes through', async () => {
+    const p = await demo()
+    await emu.activate('flaky')
+    const seen: (number | string)[] = []
+    for (let i = 0; i < 6; i++) seen.push(await p.balance())
+    expect(seen).toEqual([1, 1, 'ECONNRESET', 1, 1, 'ECONNRESET'])
+  })
+
+  it('deposit-arrives: the balance grows by the amount and the deposit shows confirmed', async () => {
+    const p = await demo()
+    const before = await p.json(`/api/api/getBalance?player_id=${p.playerId}`)
+    const activation = await emu.activate('deposit-arrives', { amount: '250' })
+    expect(activation.steps.map((s) => s.code)).toEqual([1, 1, 1])
+    const after = await p.json(`/api/api/getBalance?player_id=${p.playerId}`)
+    expect(Number(after.data.balance) - Number(before.data.balance)).toBe(250)
+    const history = await p.json('/api/api/getDepositHistory')
+    expect(history.data.list).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ order_no: activation.vars.orderNo, status: 'confirmed' }),
+      ]),
+    )
+    // Reset returns to the seed.
+    await emu.reset()
+    const again = await liveLogin(live.url)
+    const seeded = await fetch(`${live.url}/api/api/getBalance?player_id=${again.playerId}`, {
+      headers: { token: again.token },
+    })
+    expect(((await seeded.json()) as { data: { balance: string } }).data.balance).toBe(before.data.balance)
+  })
+
+  it('withdrawal-rejected: the withdrawal is rejected with the reason and the money comes back', async () => {
+    const p = await demo()
+    const before = await p.json(`/api/api/getBalance?player_id=${p.playerId}`)
+    const activation = await emu.activate('withdrawal-rejected')
+    const history = await p.json('/api/api/getWithdrawalHistory')
+    expect(history.data.list).toEqual([
+      expect.objectContaining({
+        id: Number(activation.vars.withdrawalId),
+        status: 'rejected',
+        reason: '地址风险，审核未通过',
+      }),
+    ])
+    const after = await p.json(`/api/api/getBalance?player_id=${p.playerId}`)
+    expect(after.data.balance).toBe(before.data.balance)
+    // Activating it again works: the address is already bound.
+    await emu.activate('withdrawal-rejected')
+  })
+
+  it('insufficient-balance: the balance is 0.00 and a withdrawal is refused with 余额不足', async () => {
+    const activation = await emu.activate('insufficient-balance')
+    const p = await demo()
+    expect((await p.json(`/api/api/getBalance?player_id=${p.playerId}`)).data.balance).toBe('0.00')
+    const res = await fetch(`${live.url}/api/api2/withdraw`, {
+      method: 'POST',
+      headers: { ...p.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        wallet_id: activation.vars.walletId ?? '',
+        amount: '10',
+        pay_password: DEMO.payPassword,
+      }),
+    })
+    expect(await res.json()).toMatchObject({ msg: '余额不足' })
+  })
+
+  it('new-player: a fresh account with an empty wallet and histories', async () => {
+    const activation = await emu.activate('new-player')
+    const { phone, password } = activation.vars
+    expect(phone).toMatch(/^17\d{9}$/)
+    const login = await liveLogin(live.url, {}, phone, password)
+    const get = async (path: string) =>
+      (
+        (await (await fetch(`${live.url}${path}`, { headers: { token: login.token } })).json()) as {
+          data: { balance?: string; list?: unknown[] }
+        }
+      ).data
+    expect((await get(`/api/api/getBalance?player_id=${login.playerId}`)).balance).toBe('0.00')
+    expect((await get('/api/api/getDepositHistory')).list).toEqual([])
+    expect((await get('/api/api/getWithdrawalHistory')).list).toEqual([])
+    expect((await get('/api/api2/wallets')).list).toEqual([])
+  })
+
+  it('a scoped activation touches only its scope', async () => {
+    const p = await demo()
+    const scoped = emu.withScope('tab-1')
+    await scoped.activate('network-down')
+    expect(
+      await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, {
+        ...p.headers,
+        'x-emu-scope': 'tab-1',
+      }),
+    ).toBe('ECONNRESET')
+    expect(
+      await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, {
+        ...p.headers,
+        'x-emu-scope': 'tab-2',
+      }),
+    ).toBe(1)
+    expect((await scoped.state()).scenario).toBe('network-down')
+    expect((await emu.state()).scenario).toBeNull()
+    await scoped.reset()
+    expect(
+      await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, {
+        ...p.headers,
+        'x-emu-scope': 'tab-1',
+      }),
+    ).toBe(1)
+  })
+
+  it('a failing step stops the activation with a message naming it', async () => {
+    await expect(emu.activate('withdrawal-rejected', { amount: '1' })).rejects.toThrow(/步骤 4 \(withdraw\)/)
+    await expect(emu.activate('no-such-scenario')).rejects.toMatchObject({ status: 404 })
+  })
+})
