@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { toMicro } from '../../../shared/money'
+import { buildApp } from '../../app'
+import { testConfig } from '../../config'
+import { openDatabase } from '../../db/database'
+import { DEMO } from '../../test-support/test-app'
+import { LedgerRepository } from '../ledger/ledger-repository'
+import type { Outcome } from './test-support/hammer-worker'
+import { finished, spawnTs } from './test-support/spawn'
+
+const WORKERS = 4
+const ROUNDS = 6
+const WITHDRAW = '60'
+const BET_MICRO = 35_000_000
+const FEE_MICRO = 1_000_000
+
+let dir: string
+let dbPath: string
+let walletId: number
+let startMicro: number
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'wallet-concurrency-'))
+  dbPath = join(dir, 'emulator.db')
+  // Seed the file and bind an address, then let the workers at it.
+  const app = await buildApp(testConfig({ DB_PATH: dbPath }))
+  await app.ready()
+  const player = app.emu.accounts.accounts.findByPhone(DEMO.phone)
+  if (!player) throw new Error('demo player missing')
+  startMicro = player.balance_micro
+  walletId = app.emu.db
+    .prepare(
+      'INSERT INTO withdrawal_addresses (player_id, address, label, is_default, created_at) VALUES (?, ?, ?, 1, 0)',
+    )
+    .run(player.id, 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'w').lastInsertRowid as number
+  await app.close()
+})
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('several processes spending one account', () => {
+  it('never overdraw, and every success and refusal is accounted for', async () => {
+    const worker = join(import.meta.dirname, 'test-support', 'hammer-worker.ts')
+    const runs = await Promise.all(
+      Array.from({ length: WORKERS }, () =>
+        finished(
+          spawnTs(worker, {
+            DB_PATH: dbPath,
+            ROUNDS: String(ROUNDS),
+            WALLET_ID: String(walletId),
+            WITHDRAW_AMOUNT: WITHDRAW,
+            BET_MICRO: String(BET_MICRO),
+            FEE_MICRO: String(FEE_MICRO),
+            PHONE: DEMO.phone,
+            PASSWORD: DEMO.password,
+            PAY: DEMO.payPassword,
+          }),
+        ),
+      ),
+    )
+    const outcomes: Outcome[] = []
+    for (const run of runs) {
+      expect(run.stderr).toBe('')
+      expect(run.code).toBe(0)
+      const line = run.stdout.trim().split('\n').pop() ?? '[]'
+      outcomes.push(...(JSON.parse(line) as Outcome[]))
+    }
+    expect(outcomes).toHaveLength(WORKERS * ROUNDS * 2)
+
+    const demand = outcomes.reduce((sum, o) => sum + o.debitMicro, 0)
+    expect(demand).toBeGreaterThan(startMicro) // the balance covers only some of them
+    const ok = outcomes.filter((o) => o.ok)
+    const refused = outcomes.filter((o) => !o.ok)
+    expect(ok.length).toBeGreaterThan(0)
+    expect(refused.length).toBeGreaterThan(0)
+    for (const r of refused) expect(r.msg).toBe('余额不足')
+
+    const db = openDatabase(dbPath)
+    try {
+      const player = db
+        .prepare<[string], { id: number; balance_micro: number }>(
+          'SELECT id, balance_micro FROM players WHERE phone = ?',
+        )
+        .get(DEMO.phone)
+      const spent = ok.reduce((sum, o) => sum + o.debitMicro, 0)
+      expect(player?.balance_micro).toBe(startMicro - spent)
+      expect(player?.balance_micro).toBeGreaterThanOrEqual(0)
+      // What is left can't pay for the cheapest attempt that was refused last... but it is never below 0,
+      // and each success left exactly its rows.
+      const count = (type: string) =>
+        db
+          .prepare<[number, string], number>('SELECT COUNT(*) FROM ledger WHERE player_id = ? AND type = ?')
+          .pluck()
+          .get(player?.id ?? 0, type)
+      const okWithdrawals = ok.filter((o) => o.op === 'withdraw').length
+      expect(count('withdrawal')).toBe(okWithdrawals)
+      expect(count('withdrawal_fee')).toBe(okWithdrawals)
+      expect(count('bet')).toBe(ok.filter((o) => o.op === 'bet').length)
+      expect(db.prepare('SELECT COUNT(*) FROM withdrawals').pluck().get()).toBe(okWithdrawals)
+      expect(db.prepare('SELECT SUM(amount_micro) FROM withdrawals').pluck().get()).toBe(
+        okWithdrawals * toMicro(WITHDRAW),
+      )
+      expect(new LedgerRepository(db).drift()).toEqual([])
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    } finally {
+      db.close()
+    }
+  }, 60_000)
+})
