@@ -3,13 +3,15 @@
  * built client's /home, served by the built server in emulator mode with a throw-away database.
  * Prints the numbers against the targets; it measures, it does not fail.
  *
- *   npm run build && npm run bench:client [-- --runs 3 --path /home]
+ *   npm run build && npm run bench:client [-- --runs 3 --path /home --save report.json]
+ *
+ * --save writes the last run's full Lighthouse result (open it in the Lighthouse viewer).
  *
  * Uses Debian's Chromium (CHROME_PATH overrides /usr/bin/chromium); CLIENT_DIST, as for the server,
  * points at another build.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -107,7 +109,7 @@ function stopServer(server: ChildProcess): Promise<void> {
   })
 }
 
-async function runLighthouse(url: string, chrome: LaunchedChrome): Promise<Metrics> {
+async function runLighthouse(url: string, chrome: LaunchedChrome, savePath?: string): Promise<Metrics> {
   // Loaded here: importing Lighthouse takes seconds, which a missing build need not wait for.
   const { default: lighthouse } = await import('lighthouse')
   const result = await lighthouse(url, {
@@ -118,6 +120,7 @@ async function runLighthouse(url: string, chrome: LaunchedChrome): Promise<Metri
   })
   if (!result) throw new Error('Lighthouse returned no result')
   const { lhr } = result
+  if (savePath) writeFileSync(savePath, JSON.stringify(lhr))
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
   for (const warning of lhr.runWarnings) process.stderr.write(`lighthouse warning: ${warning}\n`)
   const numeric = (id: string) => {
@@ -180,18 +183,20 @@ export function formatMetrics(path: string, runs: Metrics[]): string {
   ].join('\n')
 }
 
-function parseArgs(argv: string[]): { runs: number; path: string } {
+function parseArgs(argv: string[]): { runs: number; path: string; save: string | undefined } {
   let runs = DEFAULT_RUNS
   let path = '/home'
+  let save: string | undefined
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Math.max(1, Number.parseInt(argv[++i] ?? '', 10) || DEFAULT_RUNS)
     else if (argv[i] === '--path') path = argv[++i] ?? path
+    else if (argv[i] === '--save') save = argv[++i]
   }
-  return { runs, path }
+  return { runs, path, save: save === undefined ? undefined : resolve(save) }
 }
 
 async function main(): Promise<void> {
-  const { runs, path } = parseArgs(process.argv.slice(2))
+  const { runs, path, save } = parseArgs(process.argv.slice(2))
   const missing = [CLIENT_INDEX, SERVER_ENTRY].filter((f) => !existsSync(f))
   if (missing.length > 0) {
     process.stderr.write(`bench-client: missing ${missing.join(', ')}; run \`npm run build\` first\n`)
@@ -235,7 +240,7 @@ async function main(): Promise<void> {
         logLevel: 'silent',
       })
       try {
-        results.push(await runLighthouse(url, chrome))
+        results.push(await runLighthouse(url, chrome, save))
       } finally {
         chrome.kill()
         chrome = undefined

@@ -39,29 +39,33 @@ const MANIFEST: Manifest = {
     src: 'index.html',
     isEntry: true,
     imports: ['_vendor-B2.js'],
-    dynamicImports: ['src/app/layout.tsx', 'src/pages/home/home-page.tsx', 'src/pages/mine/mine-page.tsx'],
+    dynamicImports: [
+      'src/app/layout/app-layout.tsx',
+      'src/features/home/home-page.tsx',
+      'src/features/mine/mine-page.tsx',
+    ],
     css: ['assets/index-C3.css'],
   },
   '_vendor-B2.js': { file: 'assets/vendor-B2.js' },
-  'src/app/layout.tsx': {
+  'src/app/layout/app-layout.tsx': {
     file: 'assets/layout-D4.js',
-    src: 'src/app/layout.tsx',
+    src: 'src/app/layout/app-layout.tsx',
     isDynamicEntry: true,
     imports: ['_vendor-B2.js', '_tabbar-E5.js'],
     css: ['assets/layout-D4.css'],
   },
   '_tabbar-E5.js': { file: 'assets/tabbar-E5.js', css: ['assets/tabbar-E5.css'] },
-  'src/pages/home/home-page.tsx': {
+  'src/features/home/home-page.tsx': {
     file: 'assets/home-page-F6.js',
-    src: 'src/pages/home/home-page.tsx',
+    src: 'src/features/home/home-page.tsx',
     isDynamicEntry: true,
     imports: ['_vendor-B2.js'],
     dynamicImports: ['_screenshot-G7.js'],
   },
   '_screenshot-G7.js': { file: 'assets/screenshot-G7.js', isDynamicEntry: true },
-  'src/pages/mine/mine-page.tsx': {
+  'src/features/mine/mine-page.tsx': {
     file: 'assets/mine-page-H8.js',
-    src: 'src/pages/mine/mine-page.tsx',
+    src: 'src/features/mine/mine-page.tsx',
     isDynamicEntry: true,
     imports: ['_vendor-B2.js', '_qrcode-I9.js'],
   },
@@ -109,8 +113,8 @@ describe('collectFromManifest', () => {
   it('adds route modules with their own imports and CSS, once each', () => {
     const found = collectFromManifest(MANIFEST, [
       'index.html',
-      'src/app/layout.tsx',
-      'src/pages/home/home-page.tsx',
+      'src/app/layout/app-layout.tsx',
+      'src/features/home/home-page.tsx',
     ])
     expect(found.js.sort()).toEqual([
       'assets/home-page-F6.js',
@@ -166,11 +170,12 @@ describe('a build on disk', () => {
     expect(assets.notes).toContain('external, not measured: https://fonts.example.com/a.css')
   })
 
-  it('notes a route pattern that matches no lazy module', () => {
+  it('reports a route pattern that matches no lazy module', () => {
     write('.vite/manifest.json', JSON.stringify(MANIFEST))
-    const assets = homeRouteAssets(dist, [/pages\/nowhere/])
-    expect(assets.notes.some((n) => n.includes('pages\\/nowhere'))).toBe(true)
-    expect(assets.js).not.toContain('assets/home-page-F6.js')
+    const assets = homeRouteAssets(dist, [/pages\/nowhere/, /home-page\.tsx$/])
+    expect(assets.unmatchedRoutes).toEqual(['/pages\\/nowhere/'])
+    expect(assets.js).toContain('assets/home-page-F6.js')
+    expect(homeRouteAssets(dist).unmatchedRoutes).toEqual([])
   })
 
   it('without a manifest, follows the static imports of the built files and says so', () => {

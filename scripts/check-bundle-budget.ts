@@ -21,13 +21,12 @@ export const CSS_BUDGET_GZIP_BYTES = 30 * 1024
 
 /**
  * Manifest keys (source paths relative to the client root) of the lazy modules that /home renders
- * on first load: the tab-bar layout and the home page. Matched as regular expressions.
+ * on first load: the tab-bar layout and the home page. A pattern that matches nothing fails the
+ * check, so that a renamed module cannot quietly drop out of the budget.
  */
 export const HOME_ROUTE_MODULES: readonly RegExp[] = [
-  /(^|\/)layouts?\/[^/]*\.[jt]sx?$/,
-  /(^|\/)(app-)?layout\.[jt]sx?$/,
-  /(^|\/)pages\/home(\/[^/]*|-page|\/index)?\.[jt]sx?$/,
-  /(^|\/)home-page\.[jt]sx?$/,
+  /(^|\/)app\/layout\/app-layout\.tsx$/,
+  /(^|\/)features\/home\/home-page\.tsx$/,
 ]
 
 export const MANIFEST_PATH = '.vite/manifest.json'
@@ -100,8 +99,10 @@ export function staticImportsOf(code: string): string[] {
 export interface InitialAssets {
   js: string[]
   css: string[]
-  /** Things a reader of the output should know (fallbacks, route modules not found). */
+  /** Things a reader of the output should know (fallbacks, external files). */
   notes: string[]
+  /** Route-module patterns that matched no lazy module of the manifest. */
+  unmatchedRoutes: string[]
 }
 
 /** Walks the manifest from the given keys along static imports, collecting JS files and their CSS. */
@@ -159,6 +160,7 @@ export function homeRouteAssets(
 ): InitialAssets {
   const html = parseIndexHtml(readFileSync(join(dist, 'index.html'), 'utf8'))
   const notes: string[] = []
+  const unmatchedRoutes: string[] = []
   const local = (urls: string[]) =>
     urls.flatMap((u) => {
       const p = distPathOf(u)
@@ -181,7 +183,7 @@ export function homeRouteAssets(
     const routeKeys: string[] = []
     for (const pattern of routeModules) {
       const keys = Object.keys(manifest).filter((k) => manifest[k]?.isDynamicEntry && pattern.test(k))
-      if (keys.length === 0) notes.push(`no lazy module in the manifest matches ${pattern}`)
+      if (keys.length === 0) unmatchedRoutes.push(String(pattern))
       routeKeys.push(...keys)
     }
     if (routeKeys.length > 0) notes.push(`route modules counted: ${[...new Set(routeKeys)].join(', ')}`)
@@ -195,7 +197,7 @@ export function homeRouteAssets(
     )
     for (const f of collectFromFiles(dist, [...js])) js.add(f)
   }
-  return { js: [...js], css: [...css], notes }
+  return { js: [...js], css: [...css], notes, unmatchedRoutes }
 }
 
 export interface SizedFile {
@@ -287,6 +289,13 @@ function main(): void {
   const rows = measure(dist, assets)
   const result = checkBudget(rows)
   process.stdout.write(`${formatReport(rows, result, assets.notes)}\n`)
+  if (assets.unmatchedRoutes.length > 0) {
+    process.stderr.write(
+      `check-bundle-budget: no lazy module of the manifest matches ${assets.unmatchedRoutes.join(', ')}; ` +
+        'if the home route moved, update HOME_ROUTE_MODULES (or pass --route <pattern>)\n',
+    )
+    process.exit(1)
+  }
   if (!result.jsOk || !result.cssOk) process.exit(1)
 }
 
