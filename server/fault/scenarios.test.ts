@@ -36,6 +36,13 @@ describe('scenario files', () => {
     }
   })
 
+  it("the tester's guide's example scenario is valid", async () => {
+    const guide = await readFile(join(ROOT_DIR, 'docs', 'testing.md'), 'utf8')
+    const example = /### Writing a scenario\s+```json\n([\s\S]*?)\n```/.exec(guide)?.[1]
+    expect(example).toBeDefined()
+    expect(scenarioSchema.safeParse(JSON.parse(example ?? '')).error?.issues ?? []).toEqual([])
+  })
+
   it('a broken file is reported with its name and the field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'scenarios-'))
     try {
