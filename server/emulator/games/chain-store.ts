@@ -13,15 +13,17 @@ export interface ChainRow {
 }
 
 const CHECKPOINT_EVERY = 1000
+const SEGMENTS_CACHED = 16
 
 /**
  * The committed chain c(i+1) = sha256(hex(c(i))), i = 0…N (game-rules §1). Made once (N hashes),
  * then kept as its seed, its terminal hash and every 1000th link, so finding any key walks at most
- * 999 hashes; the links of the segment in use are cached, since blocks go through them in order.
+ * 999 hashes; the links of recently used segments are cached, since blocks go through them in order.
  */
 export class ChainStore {
   private row: ChainRow | null = null
-  private segment: { base: number; links: string[] } | null = null
+  /** Recently used segments of links, by their first index (newest last). */
+  private readonly segments = new Map<number, string[]>()
 
   constructor(
     private readonly db: Db,
@@ -35,7 +37,7 @@ export class ChainStore {
       const still = this.db.prepare('SELECT terminal FROM game_chain WHERE id = 1').pluck().get()
       if (still === this.row.terminal) return this.row
       this.row = null
-      this.segment = null
+      this.segments.clear()
     }
     const row = this.db.prepare('SELECT * FROM game_chain WHERE id = 1').get() as ChainRow | undefined
     this.row = row ?? null
@@ -89,15 +91,20 @@ export class ChainStore {
     if (index === chain.length) return chain.terminal
     const every = chain.checkpoint_every
     const base = index - (index % every)
-    if (!this.segment || this.segment.base !== base) {
+    let links = this.segments.get(base)
+    if (links) this.segments.delete(base)
+    else {
       const start = this.db.prepare('SELECT link FROM game_chain_checkpoints WHERE idx = ?').pluck().get(base)
       if (typeof start !== 'string') throw new Error(`chain checkpoint ${base} missing`)
-      const links = [start]
+      links = [start]
       for (let i = 1; i < every && base + i < chain.length; i++)
         links.push(nodeHasher.sha256Hex(links[i - 1] ?? ''))
-      this.segment = { base, links }
+      const oldest = this.segments.keys().next()
+      if (this.segments.size >= SEGMENTS_CACHED && !oldest.done) this.segments.delete(oldest.value)
     }
-    const link = this.segment.links[index - base]
+    // Re-inserted last, so the map's first key is always the least recently used.
+    this.segments.set(base, links)
+    const link = links[index - base]
     if (link === undefined) throw new RangeError(`link ${index} not in its segment`)
     return link
   }
