@@ -28,10 +28,10 @@ export class WalletDomain {
     return pagedResult(rows.map(fundFlowView), page, total)
   }
 
-  /** The timed work: chain confirmations and automatic approvals due by `now`. */
+  /** The timed work: chain confirmations and automatic reviews due by `now`. */
   runDue(now: number): void {
     this.deposits.confirmDue(now)
-    this.withdrawals.approveDue(now)
+    this.withdrawals.reviewDue(now)
   }
 }
 

@@ -21,8 +21,10 @@ const withdrawalSchema = z.strictObject({
   max_amount: amount,
   fee: amount,
   daily_limit: amount,
-  /** null: withdrawals wait for /__emu approve or reject. */
-  auto_approve_after_seconds: seconds.nullable(),
+  /** The back office reviews each withdrawal this long after the request; null: only through /__emu. */
+  auto_review_after_seconds: seconds.nullable(),
+  /** What that review decides. */
+  auto_review_action: z.enum(['approve', 'reject']),
   max_addresses: z.number().int().min(1),
   pay_password_max_failures: z.number().int().min(1),
   pay_password_lock_minutes: z.number().int().min(1),
@@ -93,7 +95,8 @@ export interface WalletSettings {
     readonly maxMicro: number
     readonly feeMicro: number
     readonly dailyLimitMicro: number
-    readonly autoApproveAfterMs: number | null
+    readonly autoReviewAfterMs: number | null
+    readonly autoReviewAction: 'approve' | 'reject'
     readonly maxAddresses: number
     readonly maxFailures: number
     readonly lockMs: number
@@ -115,10 +118,11 @@ export function toSettings(f: Pick<WalletFixture, 'deposit' | 'withdrawal' | 'ex
       maxMicro: toMicro(f.withdrawal.max_amount),
       feeMicro: toMicro(f.withdrawal.fee),
       dailyLimitMicro: toMicro(f.withdrawal.daily_limit),
-      autoApproveAfterMs:
-        f.withdrawal.auto_approve_after_seconds === null
+      autoReviewAfterMs:
+        f.withdrawal.auto_review_after_seconds === null
           ? null
-          : f.withdrawal.auto_approve_after_seconds * 1000,
+          : f.withdrawal.auto_review_after_seconds * 1000,
+      autoReviewAction: f.withdrawal.auto_review_action,
       maxAddresses: f.withdrawal.max_addresses,
       maxFailures: f.withdrawal.pay_password_max_failures,
       lockMs: f.withdrawal.pay_password_lock_minutes * 60_000,

@@ -20,6 +20,7 @@ import { walletAddressView, withdrawalView } from './wallet-views'
 import { WithdrawalRepository } from './withdrawal-repository'
 
 export const REJECT_REASON_DEFAULT = '审核未通过'
+export const AUTO_REJECT_REASON = '风控审核未通过'
 
 /**
  * Withdrawals and the addresses they go to. The amount plus the fee leaves the balance at request
@@ -201,7 +202,7 @@ export class WithdrawalService {
         this.assertUnlocked(playerId)
         const target = this.checkRequest(playerId, walletId, amountMicro)
         const now = this.ctx.clock.now()
-        const { feeMicro, autoApproveAfterMs } = this.rules
+        const { feeMicro, autoReviewAfterMs } = this.rules
         const order = orderNo('W', now)
         const row = this.withdrawals.create({
           orderNo: order,
@@ -210,7 +211,7 @@ export class WithdrawalService {
           label: target.label,
           amountMicro,
           feeMicro,
-          reviewDueAt: autoApproveAfterMs === null ? null : now + autoApproveAfterMs,
+          reviewDueAt: autoReviewAfterMs === null ? null : now + autoReviewAfterMs,
           at: now,
         })
         let after = this.ctx.ledger.post({
@@ -279,10 +280,13 @@ export class WithdrawalService {
     })
   }
 
-  /** Timed job: approves every pending withdrawal whose review delay has passed. */
-  approveDue(now: number): number {
-    let approved = 0
-    for (const id of this.withdrawals.due(now)) if (this.approve(id)) approved++
-    return approved
+  /** Timed job: reviews every pending withdrawal whose delay has passed, as the settings say. */
+  reviewDue(now: number): number {
+    const action = this.rules.autoReviewAction
+    let reviewed = 0
+    for (const id of this.withdrawals.due(now)) {
+      if (action === 'approve' ? this.approve(id) : this.reject(id, AUTO_REJECT_REASON)) reviewed++
+    }
+    return reviewed
   }
 }

@@ -280,6 +280,32 @@ describe('withdrawal', () => {
     })
   })
 
+  it('can be set to reject automatically instead, and lists what is pending for testers', async () => {
+    const walletId = await boundWalletId()
+    await t.app.inject({
+      method: 'PUT',
+      url: '/__emu/wallet/settings',
+      payload: { withdrawal: { auto_review_action: 'reject', auto_review_after_seconds: 10 } },
+    })
+    const res = await withdrawNow(walletId, '20')
+    const pending = await t.app.inject({ url: '/__emu/withdrawals?status=pending' })
+    expect((pending.json() as Env<{ list: Withdrawal[] }>).data.list.map((w) => w.id)).toEqual([
+      res.data.order.id,
+    ])
+    t.clock.advance(10_000)
+    const [row] = (await get(getWithdrawalHistory)).data.list
+    expect(row).toMatchObject({ status: 'rejected', status_label: '已退回', reason: '风控审核未通过' })
+    expect((await balance()).balance).toBe('1000.00')
+    // A reset reads fixtures/wallet.json again.
+    const reset = await t.app.inject({ method: 'POST', url: '/__emu/reset', payload: {} })
+    expect(reset.json()).toMatchObject({ code: 1 })
+    const settings = await t.app.inject({ url: '/__emu/wallet/settings' })
+    expect(settings.json().data.withdrawal).toMatchObject({
+      auto_review_action: 'approve',
+      auto_review_after_seconds: 300,
+    })
+  })
+
   it('refuses unbound addresses, amounts out of range, more than the balance and the daily limit, moving nothing', async () => {
     const walletId = await boundWalletId()
     const before = t.app.emu.db.prepare('SELECT COUNT(*) FROM ledger').pluck().get()

@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CODE } from '../../shared/envelope'
+import { type Db, openDatabase } from '../db/database'
+import { migrate } from '../db/migrations'
+import { EmuClock } from '../emulator/clock'
+import { ApiError } from './api-error'
+import { ok } from './envelope'
+import { installErrorHandler } from './error-handler'
+import { fingerprintOf, IdempotencyStore } from './idempotency'
+
+/**
+ * Two stores on two connections to one database file stand for two server processes; each serves
+ * a route whose work can be held open, so a replay arrives while the first call is still running.
+ */
+
+let dir: string
+let clock: EmuClock
+let dbs: Db[]
+let app: FastifyInstance
+let runs: number
+let gate: Promise<void>
+let open: () => void
+
+function node(db: Db) {
+  return new IdempotencyStore(db, clock, { retentionMs: 60_000, waitMs: 5_000, pollMs: 5 })
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'idempotency-'))
+  const path = join(dir, 'db.sqlite')
+  dbs = [openDatabase(path), openDatabase(path)]
+  migrate(dbs[0] as Db)
+  clock = new EmuClock()
+  clock.freeze(1_000_000)
+  runs = 0
+  gate = Promise.resolve()
+  const stores = dbs.map(node)
+  app = Fastify()
+  installErrorHandler(app)
+  stores.forEach((store, i) => {
+    app.post(`/n${i}`, async (request, reply) => {
+      const body = request.body as { amount: number; fail?: 'refuse' | 'crash' }
+      const key = String(request.headers['idempotency-key'])
+      const player = Number(request.headers['x-player'] ?? 1)
+      return store.run({ playerId: player, key, endpointId: 'pay', body }, reply, async () => {
+        runs++
+        await gate
+        if (body.fail === 'refuse') throw new ApiError(CODE.failed, '余额不足')
+        if (body.fail === 'crash') throw new Error('bug')
+        return ok({ run: runs, amount: body.amount })
+      })
+    })
+  })
+  await app.ready()
+})
+
+afterEach(async () => {
+  await app.close()
+  for (const db of dbs) db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const call = (node: number, key: string, body: Record<string, unknown>, player = 1) =>
+  app.inject({
+    method: 'POST',
+    url: `/n${node}`,
+    payload: body,
+    headers: { 'idempotency-key': key, 'x-player': String(player) },
+  })
+
+describe('IdempotencyStore', () => {
+  it('fingerprints bodies regardless of field order, and per endpoint', () => {
+    expect(fingerprintOf('a', { x: 1, y: 2 })).toBe(fingerprintOf('a', { y: 2, x: 1 }))
+    expect(fingerprintOf('a', { x: 1 })).not.toBe(fingerprintOf('a', { x: 2 }))
+    expect(fingerprintOf('a', { x: 1 })).not.toBe(fingerprintOf('b', { x: 1 }))
+  })
+
+  it('a replay arriving at another process while the first runs waits and gets the same answer', async () => {
+    gate = new Promise((resolve) => (open = resolve))
+    const first = call(0, 'k1', { amount: 5 })
+    // Let the first claim the key before the replays arrive.
+    while (runs === 0) await new Promise((r) => setTimeout(r, 1))
+    const replays = [call(1, 'k1', { amount: 5 }), call(0, 'k1', { amount: 5 }), call(1, 'k1', { amount: 5 })]
+    open()
+    const answers = await Promise.all([first, ...replays])
+    expect(runs).toBe(1)
+    for (const a of answers) expect(a.json()).toEqual({ code: 1, msg: '成功', data: { run: 1, amount: 5 } })
+    expect(answers.slice(1).every((a) => a.headers['idempotent-replayed'] === 'true')).toBe(true)
+  })
+
+  it('stores a refusal and replays it; an unexpected failure stores nothing', async () => {
+    const refused = await call(0, 'k2', { amount: 5, fail: 'refuse' })
+    expect(refused.json()).toEqual({ code: 0, msg: '余额不足', data: null })
+    expect((await call(1, 'k2', { amount: 5, fail: 'refuse' })).json()).toEqual(refused.json())
+    expect(runs).toBe(1)
+    const crashed = await call(0, 'k3', { amount: 5, fail: 'crash' })
+    expect(crashed.statusCode).toBe(500)
+    expect((await call(0, 'k3', { amount: 5 })).json()).toMatchObject({ code: 1, data: { run: 3 } })
+  })
+
+  it('refuses a different body under the same key, keeps keys per player, and forgets them after the retention', async () => {
+    expect((await call(0, 'k4', { amount: 5 })).json().code).toBe(1)
+    const other = await call(1, 'k4', { amount: 6 })
+    expect(other.statusCode).toBe(422)
+    expect(other.json()).toMatchObject({
+      code: CODE.conflict,
+      msg: expect.stringContaining('Idempotency-Key'),
+    })
+    expect((await call(0, 'k4', { amount: 6 }, 2)).json()).toMatchObject({ code: 1, data: { run: 2 } })
+    clock.advance(60_001)
+    expect((await call(0, 'k4', { amount: 6 })).json()).toMatchObject({ code: 1, data: { run: 3 } })
+  })
+
+  it('refuses a malformed key', async () => {
+    const res = await call(0, 'x'.repeat(129), { amount: 5 })
+    expect(res.json().code).toBe(CODE.invalidInput)
+    expect(runs).toBe(0)
+  })
+})
