@@ -168,17 +168,32 @@ export class EmuClient {
     return this.call('POST', '/requests/count', filter, z.object({ count: z.number() })).then((r) => r.count)
   }
 
-  /** Polls the journal and hands over each new entry until the signal aborts. */
+  /**
+   * Polls the journal and hands over each entry once it is done (answered, reset, hung…), in
+   * order of arrival, until the signal aborts.
+   */
   async tail(
     onEntry: (e: JournalEntry) => void,
     opts: { intervalMs?: number; signal?: AbortSignal; filter?: JournalFilter } = {},
-  ) {
-    let afterSeq = (await this.requests({ limit: 1 })).lastSeq
+  ): Promise<void> {
+    let cursor = (await this.requests({ limit: 1 })).lastSeq
+    const shown = new Set<number>()
     while (!opts.signal?.aborted) {
-      const page = await this.requests({ ...opts.filter, afterSeq, limit: 5000 })
-      for (const e of page.entries) onEntry(e)
-      // Entries still open are shown once they are done; the sequence moves on past finished ones only.
-      afterSeq = Math.max(afterSeq, ...page.entries.map((e) => e.seq))
+      const page = await this.requests({ ...opts.filter, afterSeq: cursor, limit: 5000 })
+      let open = false
+      for (const e of page.entries) {
+        if (e.outcome === 'pending') {
+          // Still being answered: show it when it is done; don't move the cursor past it.
+          open = true
+          continue
+        }
+        if (!shown.has(e.seq)) {
+          shown.add(e.seq)
+          onEntry(e)
+        }
+        if (!open) cursor = e.seq
+      }
+      for (const seq of shown) if (seq <= cursor) shown.delete(seq)
       await new Promise((resolve) => setTimeout(resolve, opts.intervalMs ?? 500))
     }
   }

@@ -101,8 +101,12 @@ export class FaultLayer {
     this.journal = capacity > 0 ? new Journal(capacity) : null
   }
 
+  /** A call the server made to itself; the marker is removed so it never travels upstream. */
   isInternal(request: FastifyRequest): boolean {
-    return request.headers[INTERNAL_HEADER] === this.internalKey
+    const marked = request.headers[INTERNAL_HEADER]
+    if (marked === undefined) return false
+    delete request.headers[INTERNAL_HEADER]
+    return marked === this.internalKey
   }
 
   /**

@@ -197,7 +197,8 @@ async function runStep(
     [INTERNAL_HEADER]: app.faults.internalKey,
     ...(step.headers ? fillRecord(step.headers, vars) : {}),
   }
-  if (opts.adminToken) headers[ADMIN_TOKEN_HEADER] = opts.adminToken
+  // The admin token goes only to /__emu: in proxy mode /api calls travel to the upstream.
+  if (opts.adminToken && url.startsWith('/__emu/')) headers[ADMIN_TOKEN_HEADER] = opts.adminToken
   if (opts.scope !== null) headers[SCOPE_HEADER] = opts.scope
   if (step.auth) headers[TOKEN_HEADER] = fillTemplate(`{{${step.auth}}}`, vars)
   let payload: string | undefined

@@ -48,11 +48,17 @@ export const faultLayerPlugin = fp(
     }
     app.addHook('onRequest', enterScopeClock)
     app.addHook('preValidation', enterScopeClock)
-    app.addHook('onSend', async (request, reply, payload) =>
-      request.journalEntry || request.truncateReply ? layer.onSend(request, reply, payload) : payload,
-    )
-    app.addHook('onResponse', async (request) => {
+    // Callback-style hooks: no promise per request on the common path.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!request.journalEntry && !request.truncateReply) return done(null, payload)
+      layer.onSend(request, reply, payload).then(
+        (out) => done(null, out),
+        (err: Error) => done(err),
+      )
+    })
+    app.addHook('onResponse', (request, _reply, done) => {
       request.journalDone?.()
+      done()
     })
     // Hanging requests would keep a graceful shutdown waiting forever.
     app.addHook('preClose', async () => layer.closeHung())

@@ -191,7 +191,7 @@ describe('the control API', () => {
         if (entry.isDirectory()) await walk(full)
         else if (/\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
           const text = await readFile(full, 'utf8')
-          if (/emu-control|scripts\/emu|__emu/.test(text)) offenders.push(full)
+          if (/from ['"][^'"]*(emu-control|scripts\/emu\/)/.test(text)) offenders.push(full)
         }
       }
     }
