@@ -292,3 +292,31 @@ describe('activating each scenario', () => {
     await expect(emu.activate('no-such-scenario')).rejects.toMatchObject({ status: 404 })
   })
 })
+
+describe('scenarios in proxy mode', () => {
+  let live: LiveServer
+  beforeAll(async () => {
+    live = await startLive('proxy')
+  })
+  afterAll(async () => {
+    await live.close()
+  })
+
+  it('apply rules and session faults on the proxy; steps that need the emulator say so', async () => {
+    const emu = new EmuClient({ url: live.url, adminToken: live.adminHeaders['x-emu-admin-token'] })
+    const player = await liveLogin(live.url)
+    await emu.activate('session-expired')
+    expect(
+      await call(live.url, `/api/api/getBalance?player_id=${player.playerId}`, { token: player.token }),
+    ).toBe(10001)
+    // The upstream itself never saw the token fail.
+    expect(
+      await call(live.upstreamUrl, `/api/api/getBalance?player_id=${player.playerId}`, {
+        token: player.token,
+      }),
+    ).toBe(1)
+    await expect(emu.activate('deposit-arrives')).rejects.toThrow(
+      /步骤 3 \(the chain confirms it\).*HTTP 404/,
+    )
+  })
+})

@@ -139,6 +139,34 @@ describe('the control API', () => {
     expect(state.clock.mode).toBe('real')
   })
 
+  it('probability replays from a settable seed; until follows the clock', async () => {
+    live = await startLive('emulator')
+    const emu = new EmuClient({ url: live.url })
+    const code = async () => {
+      const r = await fetch(`${live?.url}/api/api2/announcement`)
+      return ((await r.json()) as { code: number }).code === 503 ? '1' : '0'
+    }
+    const run = async (seed: number) => {
+      await emu.reset({ seed })
+      await emu.fault('/api/api2/announcement', { type: 'status', status: 503 }, { probability: 0.5 })
+      let out = ''
+      for (let i = 0; i < 24; i++) out += await code()
+      return out
+    }
+    const first = await run(1234)
+    expect(first).toMatch(/1/)
+    expect(first).toMatch(/0/)
+    expect(await run(1234)).toBe(first)
+    expect(await run(4321)).not.toBe(first)
+
+    await emu.reset()
+    const frozen = await emu.freezeClock(1_800_000_000_000)
+    await emu.fault('/api/api2/announcement', { type: 'status', status: 503 }, { until: frozen.now + 60_000 })
+    expect(await code()).toBe('1')
+    await emu.advanceClock(60_000)
+    expect(await code()).toBe('0')
+  })
+
   it('needs no token in emulator mode when none is configured', async () => {
     live = await startLive('emulator')
     expect((await getJson(`${live.url}/__emu/state`)).status).toBe(200)
