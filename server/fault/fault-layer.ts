@@ -193,17 +193,26 @@ export class FaultLayer {
       this.clock.dropScope()
       return
     }
+    this.clearSetup(scope)
+    this.clock.dropScope(scope)
+  }
+
+  /**
+   * What a scenario replaces: one scope's rules, session faults and scenario (`null`: the
+   * unscoped ones). Clocks and the journal stay.
+   */
+  clearSetup(scope: string | null): void {
+    this.rules.clear(scope)
     for (const [token, v] of this.sessionFaults) {
-      if (token === scope || v.scope === scope) this.sessionFaults.delete(token)
+      if (v.scope === scope || (scope !== null && token === scope)) this.sessionFaults.delete(token)
     }
     for (const [token, v] of this.sessionLimits) {
-      if (token === scope || v.scope === scope) this.sessionLimits.delete(token)
+      if (v.scope === scope || (scope !== null && token === scope)) this.sessionLimits.delete(token)
     }
     for (let i = this.pendingAny.length - 1; i >= 0; i--) {
       if (this.pendingAny[i]?.scope === scope) this.pendingAny.splice(i, 1)
     }
     this.scenarios.delete(scope)
-    this.clock.dropScope(scope)
   }
 
   /** Sockets left hanging are closed when the server shuts down. */

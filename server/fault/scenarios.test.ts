@@ -287,6 +287,19 @@ describe('activating each scenario', () => {
     ).toBe(1)
   })
 
+  it('a new activation replaces the previous one in its scope; the journal stays', async () => {
+    const p = await demo()
+    const scoped = emu.withScope('tab-3')
+    const headers = { ...p.headers, 'x-emu-scope': 'tab-3' }
+    expect(await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, headers)).toBe(1)
+    await scoped.activate('session-expired')
+    await scoped.activate('body-401')
+    expect(await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, headers)).toBe(401)
+    expect(await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, headers)).toBe(1)
+    expect(await scoped.countRequests()).toBe(3)
+    expect((await scoped.state()).scenario).toBe('body-401')
+  })
+
   it('a failing step stops the activation with a message naming it', async () => {
     await expect(emu.activate('withdrawal-rejected', { amount: '1' })).rejects.toThrow(/步骤 4 \(withdraw\)/)
     await expect(emu.activate('no-such-scenario')).rejects.toMatchObject({ status: 404 })

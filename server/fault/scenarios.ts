@@ -126,14 +126,12 @@ export async function activateScenario(
 ): Promise<Activation> {
   const { scope } = opts
   const faults = app.faults
-  if (scope === null) {
-    // A global activation replaces the unscoped set-up only; scoped tests keep theirs.
-    faults.rules.clear(null)
-    if (scenario.reset) {
-      clock.real()
-      if (opts.emulated) await app.emu.reset()
-    }
-  } else faults.reset(scope)
+  // An activation replaces its scope's set-up (or the unscoped one); other scopes keep theirs.
+  faults.clearSetup(scope)
+  if (scope === null && scenario.reset) {
+    clock.real()
+    if (opts.emulated) await app.emu.reset()
+  }
 
   const builtIn: Vars = {
     scope: scope ?? '',
