@@ -15,11 +15,11 @@ const WORKERS = 4
 const ROUNDS = 6
 const WITHDRAW = '60'
 const BET_MICRO = 35_000_000
-const FEE_MICRO = 1_000_000
 
 let dir: string
 let dbPath: string
 let walletId: number
+let playerId: number
 let startMicro: number
 
 beforeAll(async () => {
@@ -31,6 +31,7 @@ beforeAll(async () => {
   const player = app.emu.accounts.accounts.findByPhone(DEMO.phone)
   if (!player) throw new Error('demo player missing')
   startMicro = player.balance_micro
+  playerId = player.id
   walletId = app.emu.db
     .prepare(
       'INSERT INTO withdrawal_addresses (player_id, address, label, is_default, created_at) VALUES (?, ?, ?, 1, 0)',
@@ -43,7 +44,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-describe('several processes spending one account', () => {
+describe('several processes, each with its own connection, spending one account', () => {
   it('never overdraw, and every success and refusal is accounted for', async () => {
     const worker = join(import.meta.dirname, 'test-support', 'hammer-worker.ts')
     const runs = await Promise.all(
@@ -55,9 +56,7 @@ describe('several processes spending one account', () => {
             WALLET_ID: String(walletId),
             WITHDRAW_AMOUNT: WITHDRAW,
             BET_MICRO: String(BET_MICRO),
-            FEE_MICRO: String(FEE_MICRO),
-            PHONE: DEMO.phone,
-            PASSWORD: DEMO.password,
+            PLAYER_ID: String(playerId),
             PAY: DEMO.payPassword,
           }),
         ),
@@ -90,8 +89,7 @@ describe('several processes spending one account', () => {
       const spent = ok.reduce((sum, o) => sum + o.debitMicro, 0)
       expect(player?.balance_micro).toBe(startMicro - spent)
       expect(player?.balance_micro).toBeGreaterThanOrEqual(0)
-      // What is left can't pay for the cheapest attempt that was refused last... but it is never below 0,
-      // and each success left exactly its rows.
+      // Each success left exactly its ledger rows, and nothing else moved.
       const count = (type: string) =>
         db
           .prepare<[number, string], number>('SELECT COUNT(*) FROM ledger WHERE player_id = ? AND type = ?')

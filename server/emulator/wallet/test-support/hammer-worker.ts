@@ -1,14 +1,17 @@
 /**
- * One process of the concurrency test: its own server (and so its own SQLite connection) on the
- * shared database file, spending one account with withdrawals (through the HTTP route, payment
- * password and all) and bet debits (a ledger posting, as the games do). Prints one JSON line with
- * the outcome of every attempt.
+ * One process of the concurrency test: its own SQLite connection to the shared database file,
+ * spending one account with withdrawals (payment password and all, as the withdraw route runs them)
+ * and bet debits (a ledger posting, as the games do). Prints one JSON line with the outcome of
+ * every attempt.
  */
 import { toMicro } from '../../../../shared/money'
-import { buildApp } from '../../../app'
-import { testConfig } from '../../../config'
-import { immediate } from '../../../db/database'
-import { InsufficientFundsError } from '../../ledger/ledger-repository'
+import { immediate, openDatabase } from '../../../db/database'
+import { ApiError } from '../../../http/api-error'
+import { ROOT_DIR } from '../../../paths'
+import { EmuClock } from '../../clock'
+import { InsufficientFundsError, LedgerRepository } from '../../ledger/ledger-repository'
+import { WalletDomain } from '../wallet-domain'
+import { loadWalletFixture, WalletSettingsHolder } from '../wallet-settings'
 
 export interface Outcome {
   readonly op: 'withdraw' | 'bet'
@@ -25,54 +28,29 @@ const env = (name: string): string => {
 }
 
 async function main(): Promise<void> {
-  const app = await buildApp(testConfig({ DB_PATH: env('DB_PATH'), RATE_LIMIT_LOGIN: '10000' }))
-  await app.ready()
-  const rounds = Number(env('ROUNDS'))
-  const walletId = env('WALLET_ID')
-  const withdrawAmount = env('WITHDRAW_AMOUNT')
+  const db = openDatabase(env('DB_PATH'))
+  const clock = new EmuClock()
+  const ledger = new LedgerRepository(db)
+  const settings = new WalletSettingsHolder(loadWalletFixture(`${ROOT_DIR}/fixtures`))
+  const wallet = new WalletDomain({ db, clock, ledger, settings })
+  const playerId = Number(env('PLAYER_ID'))
+  const walletId = Number(env('WALLET_ID'))
+  const withdrawMicro = toMicro(env('WITHDRAW_AMOUNT'))
   const betMicro = Number(env('BET_MICRO'))
-  const feeMicro = Number(env('FEE_MICRO'))
-  const boundary = '----hammer'
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload:
-      `--${boundary}\r\nContent-Disposition: form-data; name="phone"\r\n\r\n${env('PHONE')}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${env('PASSWORD')}\r\n--${boundary}--\r\n`,
-  })
-  const { token, player_id: playerId } = login.json().data as { token: string; player_id: number }
-  const withdrawMicro = toMicro(withdrawAmount)
+  const feeMicro = settings.current.withdrawal.feeMicro
 
   const outcomes: Outcome[] = []
-  for (let i = 0; i < rounds; i++) {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/api2/withdraw',
-      headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        wallet_id: walletId,
-        amount: withdrawAmount,
-        pay_password: env('PAY'),
-      }).toString(),
-    })
-    const body = res.json() as { code: number; msg: string }
-    outcomes.push({
-      op: 'withdraw',
-      ok: body.code === 1,
-      debitMicro: withdrawMicro + feeMicro,
-      msg: body.msg,
-    })
-
+  for (let i = 0; i < Number(env('ROUNDS')); i++) {
     try {
-      immediate(app.emu.db, () =>
-        app.emu.ledger.post({
-          playerId,
-          currency: 'USDT',
-          type: 'bet',
-          amountMicro: -betMicro,
-          at: app.emu.clock.now(),
-        }),
+      await wallet.withdrawals.withdraw(playerId, walletId, withdrawMicro, env('PAY'))
+      outcomes.push({ op: 'withdraw', ok: true, debitMicro: withdrawMicro + feeMicro, msg: '成功' })
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err
+      outcomes.push({ op: 'withdraw', ok: false, debitMicro: withdrawMicro + feeMicro, msg: err.message })
+    }
+    try {
+      immediate(db, () =>
+        ledger.post({ playerId, currency: 'USDT', type: 'bet', amountMicro: -betMicro, at: clock.now() }),
       )
       outcomes.push({ op: 'bet', ok: true, debitMicro: betMicro, msg: '成功' })
     } catch (err) {
@@ -80,7 +58,7 @@ async function main(): Promise<void> {
       outcomes.push({ op: 'bet', ok: false, debitMicro: betMicro, msg: '余额不足' })
     }
   }
-  await app.close()
+  db.close()
   process.stdout.write(`${JSON.stringify(outcomes)}\n`)
 }
 
