@@ -4,7 +4,6 @@ import './lib/antd-react19'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/app'
-import { installPreloadRecovery } from './lib/preload-recovery'
 import { installRootFontSize } from './lib/root-font-size'
 import { startUp } from './lib/session-actions'
 import { session } from './lib/session-store'
@@ -14,7 +13,6 @@ import { installZoomGuard } from './lib/zoom-guard'
 
 installRootFontSize()
 installZoomGuard()
-installPreloadRecovery()
 applyTheme(session.get().theme)
 window.addEventListener('storage', () => session.syncFromStorage())
 

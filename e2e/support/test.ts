@@ -8,7 +8,9 @@ import { baseUrl, clearFaults, type LoginResult, login, scopeHeader } from './em
  * Uncaught page errors are collected and fail the test.
  */
 export const test = base.extend<{ scope: string; pageErrors: string[] }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   baseURL: async ({}, use) => use(baseUrl()),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   scope: async ({}, use, testInfo) => {
     const scope = `e2e-${testInfo.workerIndex}-${testInfo.testId}-${testInfo.retry}`
     await use(scope)

@@ -2,16 +2,29 @@ import type { ComponentType } from 'react'
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom'
 import { PageLoading } from '../components/page-loading/page-loading'
 import { paths } from '../config/paths'
+import { isChunkLoadError } from '../lib/preload-recovery'
 import { RootRoute } from './root-route'
-import { NotFoundPage } from './routes/not-found-page'
-import { RouteError } from './route-error'
+import { ChunkErrorPage, RouteError } from './route-error'
 import type { RouteHandle } from './route-handle'
+import { NotFoundPage } from './routes/not-found-page'
 
 /** Every route of spec §2. Each page is its own lazily loaded module. */
 
 type Load = () => Promise<ComponentType>
 
-const lazyPage = (load: Load) => async () => ({ Component: await load() })
+/**
+ * A page's code failing to load becomes a page of its own (reload once, then say so), rendered
+ * where the page would have been.
+ */
+const lazyPage = (load: Load) => async () => {
+  try {
+    return { Component: await load() }
+  } catch (error) {
+    if (!isChunkLoadError(error)) throw error
+    console.warn('page code failed to load', error)
+    return { Component: ChunkErrorPage }
+  }
+}
 
 const section = lazyPage(() => import('./routes/section-page').then((m) => m.SectionPage))
 const tabSection = lazyPage(() => import('./routes/section-page').then((m) => m.TabSectionPage))

@@ -1,46 +1,28 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest'
-import { installPreloadRecovery, isChunkLoadError, reloadOnce } from './preload-recovery'
+import { canReload, isChunkLoadError, reloadNow } from './preload-recovery'
 
 beforeEach(() => sessionStorage.clear())
 
-describe('reloadOnce', () => {
-  it('reloads the first time and not again within a minute, then again later', () => {
+describe('canReload and reloadNow', () => {
+  it('allows one reload, none again within a minute, then one again later', () => {
     let reloads = 0
     let t = 1_000_000
+    const now = () => t
     const reload = () => {
       reloads += 1
     }
-    expect(reloadOnce(reload, () => t, sessionStorage)).toBe(true)
-    t += 5_000
-    expect(reloadOnce(reload, () => t, sessionStorage)).toBe(false)
+    expect(canReload(now, sessionStorage)).toBe(true)
+    reloadNow(reload, now, sessionStorage)
     expect(reloads).toBe(1)
+    t += 5_000
+    expect(canReload(now, sessionStorage)).toBe(false)
     t += 60_000
-    expect(reloadOnce(reload, () => t, sessionStorage)).toBe(true)
-    expect(reloads).toBe(2)
+    expect(canReload(now, sessionStorage)).toBe(true)
   })
 
   it('never reloads without storage, so it cannot loop', () => {
-    let reloads = 0
-    expect(reloadOnce(() => (reloads += 1), Date.now, null)).toBe(false)
-    expect(reloads).toBe(0)
-  })
-})
-
-describe('installPreloadRecovery', () => {
-  it('handles the first vite:preloadError by reloading, and lets the second one through', () => {
-    let reloads = 0
-    const stop = installPreloadRecovery(window, () => {
-      reloads += 1
-    })
-    const first = new Event('vite:preloadError', { cancelable: true })
-    window.dispatchEvent(first)
-    expect(first.defaultPrevented).toBe(true)
-    const second = new Event('vite:preloadError', { cancelable: true })
-    window.dispatchEvent(second)
-    expect(second.defaultPrevented).toBe(false)
-    expect(reloads).toBe(1)
-    stop()
+    expect(canReload(Date.now, null)).toBe(false)
   })
 })
 

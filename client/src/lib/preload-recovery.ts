@@ -1,7 +1,11 @@
 /**
  * A lazy module that fails to load (usually: a new deployment replaced the hashed files this page
- * was built against) gets one page reload. If it fails again soon after, the error reaches the
- * route's error page, which says so plainly instead of leaving the screen blank.
+ * was built against) gets one page reload. If it fails again soon after, the route's error page
+ * says so plainly instead of leaving the screen blank.
+ *
+ * Vite raises `vite:preloadError` for such failures and rethrows unless a listener cancels the
+ * event. Nothing cancels it here: the error reaches the route being opened, whose error element
+ * reloads once the router has moved to that route, so the reload opens the page the user asked for.
  */
 
 const RELOAD_MARK = 'app-preload-reload-at'
@@ -16,7 +20,7 @@ export function isChunkLoadError(error: unknown): boolean {
   return error.name === 'ChunkLoadError' || CHUNK_ERROR.test(error.message)
 }
 
-function session(): Storage | null {
+function sessionStore(): Storage | null {
   try {
     return globalThis.sessionStorage ?? null
   } catch {
@@ -24,30 +28,24 @@ function session(): Storage | null {
   }
 }
 
-/** Reloads unless a reload was already tried within the window; says whether it reloaded. */
-export function reloadOnce(
+/** Whether a reload may still help: none was tried within the window, and one can be recorded. */
+export function canReload(now: () => number = Date.now, store: Storage | null = sessionStore()): boolean {
+  if (!store) return false
+  const last = Number(store.getItem(RELOAD_MARK) ?? Number.NaN)
+  return !(Number.isFinite(last) && now() - last < RETRY_WINDOW_MS)
+}
+
+/** Records the reload, then reloads. */
+export function reloadNow(
   reload: () => void = () => globalThis.location.reload(),
-  now: () => number = () => Date.now(),
-  store: Storage | null = session(),
-): boolean {
-  const last = Number(store?.getItem(RELOAD_MARK) ?? Number.NaN)
-  if (Number.isFinite(last) && now() - last < RETRY_WINDOW_MS) return false
+  now: () => number = Date.now,
+  store: Storage | null = sessionStore(),
+): void {
   try {
     store?.setItem(RELOAD_MARK, String(now()))
   } catch {
-    // Without storage there is no way to tell a second failure from the first: do not loop.
-    return false
+    // Without the mark the next failure would reload again; canReload() is false without storage.
+    return
   }
-  if (!store) return false
   reload()
-  return true
-}
-
-/** Vite fires `vite:preloadError` when a lazy chunk's dependencies fail to load. */
-export function installPreloadRecovery(win: Window = window, reload?: () => void): () => void {
-  const onPreloadError = (event: Event) => {
-    if (reloadOnce(reload)) event.preventDefault()
-  }
-  win.addEventListener('vite:preloadError', onPreloadError)
-  return () => win.removeEventListener('vite:preloadError', onPreloadError)
 }

@@ -1,0 +1,120 @@
+import { MSG } from '../shared/messages'
+import { STORAGE_KEY } from '../shared/storage-keys'
+import { addFault } from './support/emu'
+import { expect, openLoggedIn, recordToasts, storedKeys, test, toast, toastsSeen } from './support/test'
+
+/** Each row of the error catalogue (spec §8), produced through the fault layer. */
+
+const BALANCE = '/api/api/getBalance'
+const ANNOUNCEMENT = '/api/api2/announcement'
+
+async function expectSessionCleared(page: import('@playwright/test').Page) {
+  await expect(page).toHaveURL(/\/login\?isreg=0$/)
+  const keys = await storedKeys(page)
+  expect(keys[STORAGE_KEY.isLogin]).toBeNull()
+  expect(keys[STORAGE_KEY.token]).toBeNull()
+  expect(keys[STORAGE_KEY.loginData]).toBeNull()
+}
+
+test.describe('session loss', () => {
+  test('body code 10001 shows 登录已失效!, clears the login and lands on /login?isreg=0', async ({
+    page,
+    scope,
+  }) => {
+    await addFault(scope, { match: { path: BALANCE }, action: { type: 'envelope', code: 10001 } })
+    await openLoggedIn(page, '/home')
+    await expect(toast(page, MSG.sessionExpired)).toBeVisible()
+    await expectSessionCleared(page)
+  })
+
+  test('body code 10001 with a message shows that message', async ({ page, scope }) => {
+    await addFault(scope, {
+      match: { path: BALANCE },
+      action: { type: 'envelope', code: 10001, msg: '您的账号已在别处登录' },
+    })
+    await openLoggedIn(page, '/home')
+    await expect(toast(page, '您的账号已在别处登录')).toBeVisible()
+    await expectSessionCleared(page)
+  })
+
+  test('body code 401 clears the login the same way', async ({ page, scope }) => {
+    await addFault(scope, { match: { path: BALANCE }, action: { type: 'envelope', code: 401 } })
+    await openLoggedIn(page, '/home')
+    await expect(toast(page, MSG.sessionExpired)).toBeVisible()
+    await expectSessionCleared(page)
+  })
+
+  test('HTTP status 401 shows 登录已失效!, clears the login and redirects', async ({ page, scope }) => {
+    await addFault(scope, {
+      match: { path: BALANCE },
+      action: { type: 'status', status: 401, body: 'Unauthorized' },
+    })
+    await openLoggedIn(page, '/home')
+    await expect(toast(page, MSG.sessionExpired)).toBeVisible()
+    await expectSessionCleared(page)
+  })
+
+  test('an expired session on the server ends the same way', async ({ page }) => {
+    const data = await openLoggedIn(page, '/login')
+    const { baseUrl } = await import('./support/emu')
+    await fetch(`${baseUrl()}/__emu/sessions/${data.token}/expire`, { method: 'POST' })
+    await page.goto('/mine')
+    await expect(toast(page, MSG.sessionExpired)).toBeVisible()
+    await expectSessionCleared(page)
+  })
+})
+
+test.describe('failures', () => {
+  test('a call that hangs past 10 s shows the timeout message', async ({ page, scope }) => {
+    test.setTimeout(45_000)
+    await addFault(scope, { match: { path: ANNOUNCEMENT }, action: { type: 'hang' } })
+    await page.goto('/home')
+    await expect(toast(page, MSG.timeout)).toBeVisible({ timeout: 20_000 })
+  })
+
+  test('a connection reset shows the network message', async ({ page, scope }) => {
+    await addFault(scope, { match: { path: ANNOUNCEMENT }, action: { type: 'reset' } })
+    await page.goto('/home')
+    await expect(toast(page, MSG.network)).toBeVisible()
+  })
+
+  const cases = [
+    { name: 'msg', action: { msg: '活动维护中' }, shown: '活动维护中' },
+    { name: 'message', action: { message: '公告服务暂不可用' }, shown: '公告服务暂不可用' },
+    { name: 'neither', action: {}, shown: MSG.requestFailed },
+  ]
+  for (const { name, action, shown } of cases) {
+    test(`another code with ${name} shows ${shown} and keeps the session`, async ({ page, scope }) => {
+      await addFault(scope, {
+        match: { path: ANNOUNCEMENT },
+        action: { type: 'envelope', code: 50010, ...action },
+      })
+      await openLoggedIn(page, '/home')
+      await expect(toast(page, shown)).toBeVisible()
+      await expect(page).toHaveURL(/\/home$/)
+      expect((await storedKeys(page))[STORAGE_KEY.token]).toBeTruthy()
+    })
+  }
+})
+
+test.describe('loading toast', () => {
+  test('shows 加载中... for a call that takes 2 s', async ({ page, scope }) => {
+    await recordToasts(page)
+    await addFault(scope, { match: { path: ANNOUNCEMENT }, action: { type: 'delay', ms: 2000 } })
+    const answered = page.waitForResponse((res) => res.url().includes(ANNOUNCEMENT))
+    await page.goto('/home')
+    await answered
+    await expect.poll(() => toastsSeen(page)).toContain(MSG.loading)
+    await expect(page.locator('.adm-notice-bar')).toBeVisible()
+  })
+
+  test('does not show it for the balance call, however slow', async ({ page, scope }) => {
+    await recordToasts(page)
+    await addFault(scope, { match: { path: BALANCE }, action: { type: 'delay', ms: 2000 } })
+    const answered = page.waitForResponse((res) => res.url().includes(BALANCE))
+    await openLoggedIn(page, '/home')
+    await answered
+    await expect(page.getByTestId('balance')).toHaveText(/^\d+\.\d{2}USDT$/)
+    expect(await toastsSeen(page)).not.toContain(MSG.loading)
+  })
+})
