@@ -40,6 +40,20 @@ export interface NewBet {
   drawAt: number
 }
 
+export interface PendingGroup {
+  bet_type: string
+  odds: string
+  n: number
+  stake: number
+}
+
+export interface GroupKey {
+  game: string
+  round: string
+  type: string
+  odds: string
+}
+
 export interface HistoryFilter {
   playerId: number
   game?: string | undefined
@@ -78,14 +92,18 @@ export class GameRepository {
           `SELECT DISTINCT round_id FROM bets WHERE game = ? AND status = 'pending' AND draw_at <= ?`,
         )
         .pluck(),
-      pendingOfRound: db.prepare<
-        [string, string],
-        Pick<BetRow, 'id' | 'player_id' | 'bet_type' | 'stake_micro' | 'odds'>
-      >(
-        `SELECT id, player_id, bet_type, stake_micro, odds FROM bets WHERE game = ? AND round_id = ? AND status = 'pending'`,
+      pendingGroups: db.prepare<[string, string], PendingGroup>(
+        `SELECT bet_type, odds, COUNT(*) AS n, SUM(stake_micro) AS stake FROM bets
+         WHERE game = ? AND round_id = ? AND status = 'pending' GROUP BY bet_type, odds`,
       ),
-      settle: db.prepare(
-        `UPDATE bets SET status = ?, payout_micro = ?, settled_at = ? WHERE id = ? AND status = 'pending'`,
+      groupCredits: db.prepare<GroupKey & { milli: number }, { player_id: number; credit: number }>(
+        `SELECT player_id, SUM(stake_micro * CAST(@milli AS INTEGER) / 1000) AS credit FROM bets
+         WHERE game = @game AND round_id = @round AND bet_type = @type AND odds = @odds AND status = 'pending'
+         GROUP BY player_id`,
+      ),
+      settleGroup: db.prepare<GroupKey & { milli: number; status: string; at: number }>(
+        `UPDATE bets SET status = @status, payout_micro = stake_micro * CAST(@milli AS INTEGER) / 1000, settled_at = @at
+         WHERE game = @game AND round_id = @round AND bet_type = @type AND odds = @odds AND status = 'pending'`,
       ),
       insertDraw: db.prepare(
         `INSERT INTO game_draws (game, round_id, height, block_hash, numbers, labels, draw_at, bet_count, stake_micro, payout_micro)
@@ -118,6 +136,7 @@ export class GameRepository {
          VALUES (@playerId, @game, @roundId, @betType, @stakeMicro, @odds, 'pending', @source, @placedAt, @height, @drawAt)`,
       ),
       bet: db.prepare<[number], BetRow>('SELECT * FROM bets WHERE id = ?'),
+      balance: db.prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?').pluck(),
       insertTransfer: db.prepare(
         `INSERT INTO game_transfers (player_id, from_address, to_address, kind, amount_micro, height, status, reason, bet_id, created_at)
          VALUES (@playerId, @from, @to, @kind, @amountMicro, @height, @status, @reason, @betId, @at)`,
@@ -145,13 +164,23 @@ export class GameRepository {
     return this.s.pendingRounds.all(game, now)
   }
 
-  pendingBetsOf(game: string, roundId: string) {
-    return this.s.pendingOfRound.all(game, roundId)
+  /** A round's pending bets grouped by type and odds: every bet of a group settles the same way. */
+  pendingGroups(game: string, roundId: string): PendingGroup[] {
+    return this.s.pendingGroups.all(game, roundId)
   }
 
-  /** Settles one pending bet; false when it was no longer pending. */
-  settleBet(id: number, status: 'won' | 'lost' | 'draw', payoutMicro: number, at: number): boolean {
-    return this.s.settle.run(status, payoutMicro, at, id).changes === 1
+  /**
+   * (Bound numbers arrive in SQLite as REAL, hence the CAST: the arithmetic stays in 64-bit integers.)
+   * What each player of a pending group is credited when every bet pays stake × milli / 1000,
+   * each bet rounded down on its own (SQLite integer division), before `settleGroup`.
+   */
+  groupCredits(key: GroupKey, milli: number): { player_id: number; credit: number }[] {
+    return this.s.groupCredits.all({ ...key, milli })
+  }
+
+  /** Settles a pending group: status, payout = stake × milli / 1000 rounded down; returns how many. */
+  settleGroup(key: GroupKey, status: 'won' | 'lost' | 'draw', milli: number, at: number): number {
+    return this.s.settleGroup.run({ ...key, status, milli, at }).changes
   }
 
   recordDraw(row: DrawRow & { bet_count: number; stake_micro: number; payout_micro: number }): void {
@@ -185,6 +214,10 @@ export class GameRepository {
       }
     }
     return Number(this.s.insertBet.run(b).lastInsertRowid)
+  }
+
+  balanceOf(playerId: number): number {
+    return this.s.balance.get(playerId) ?? 0
   }
 
   bet(id: number): BetRow | undefined {

@@ -18,13 +18,7 @@ import {
   milliToOdds,
   oddsToMilli,
 } from '../../../shared/games/config'
-import {
-  drawOutcome,
-  FLOATS_NEEDED,
-  type Outcome,
-  payoutMicro,
-  settlerFor,
-} from '../../../shared/games/outcome'
+import { drawOutcome, FLOATS_NEEDED, type Outcome, settlerFor } from '../../../shared/games/outcome'
 import { edgeTable } from '../../../shared/games/probability'
 import {
   currentRound,
@@ -97,8 +91,11 @@ export class GameService {
   readonly repo: GameRepository
   readonly addresses: BetAddressRepository
   private readonly types = new Map<GameCode, Map<string, BetType>>()
-  /** Called before each bet is settled; lets a test stop a draw halfway, as a crash would. */
-  beforeSettle: ((betId: number) => void) | null = null
+  /** Called before each group of bets (one bet type) is settled; lets a test stop a draw halfway, as a crash would. */
+  beforeSettle: ((betType: string) => void) | null = null
+  /** Nothing is due before this time (the earliest next draw after the last catch-up), unless the clock went back. */
+  private quietUntil = Number.NEGATIVE_INFINITY
+  private lastCatchUp = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly db: Db,
@@ -152,6 +149,7 @@ export class GameService {
 
   /** Draws and settles every round due by `now` (idempotent: the ticker job and read paths call it). */
   catchUp(now: number): void {
+    if (now >= this.lastCatchUp && now < this.quietUntil) return
     const chain = this.chain.get()
     if (!chain) return
     const chainStart = chain.start_height * this.config.block_ms
@@ -173,28 +171,37 @@ export class GameService {
         if (now > from) this.repo.setCursor(game, now)
       })
     }
+    this.lastCatchUp = now
+    this.quietUntil = Math.min(...GAME_CODES.map((g) => currentRound(g, now, this.config).drawAt))
   }
 
-  /** Records a round's draw and settles its pending bets; runs inside the caller's transaction. */
+  /**
+   * Records a round's draw and settles its pending bets; runs inside the caller's transaction.
+   * All bets of one type (at one odds) in a round settle alike, so each such group is settled by
+   * one statement, every bet's payout rounded down on its own in SQLite's integer arithmetic.
+   */
   private settleRound(round: Round): void {
     const { hash, outcome } = this.outcomeOf(round)
-    const bets = this.repo.pendingBetsOf(round.game, round.roundId)
     const credits = new Map<number, { payout: number; refund: number }>()
+    let count = 0
     let stake = 0
     let paid = 0
-    for (const b of bets) {
-      this.beforeSettle?.(b.id)
-      const result = settlerFor(round.game, b.bet_type, this.config)(outcome)
-      const amount = payoutMicro(result, b.stake_micro, oddsToMilli(b.odds))
-      if (!this.repo.settleBet(b.id, result, amount, round.drawAt)) continue
-      stake += b.stake_micro
-      paid += amount
-      if (amount > 0) {
-        const c = credits.get(b.player_id) ?? { payout: 0, refund: 0 }
-        if (result === 'draw') c.refund += amount
-        else c.payout += amount
-        credits.set(b.player_id, c)
-      }
+    for (const g of this.repo.pendingGroups(round.game, round.roundId)) {
+      this.beforeSettle?.(g.bet_type)
+      const result = settlerFor(round.game, g.bet_type, this.config)(outcome)
+      // stake × milli / 1000: the odds on a win, 1 (the stake back) on a draw, 0 on a loss.
+      const milli = result === 'won' ? oddsToMilli(g.odds) : result === 'draw' ? 1000 : 0
+      const key = { game: round.game, round: round.roundId, type: g.bet_type, odds: g.odds }
+      if (milli > 0)
+        for (const { player_id, credit } of this.repo.groupCredits(key, milli)) {
+          const c = credits.get(player_id) ?? { payout: 0, refund: 0 }
+          if (result === 'draw') c.refund += credit
+          else c.payout += credit
+          credits.set(player_id, c)
+          paid += credit
+        }
+      count += this.repo.settleGroup(key, result, milli, round.drawAt)
+      stake += g.stake
     }
     const name = this.config.games[round.game].name
     for (const [playerId, c] of credits) {
@@ -228,7 +235,7 @@ export class GameService {
       numbers: JSON.stringify(outcome.numbers),
       labels: JSON.stringify(outcome.labels),
       draw_at: round.drawAt,
-      bet_count: bets.length,
+      bet_count: count,
       stake_micro: stake,
       payout_micro: paid,
     })
@@ -431,7 +438,7 @@ export class GameService {
   }
 
   private balanceOf(playerId: number): number {
-    return this.db.prepare('SELECT balance_micro FROM players WHERE id = ?').pluck().get(playerId) as number
+    return this.repo.balanceOf(playerId)
   }
 
   private mustBet(id: number): BetRow {

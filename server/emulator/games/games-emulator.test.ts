@@ -62,7 +62,10 @@ describe('games in the emulator', () => {
     )
   })
 
-  it('plays 100 rounds of every game with several players; every balance matches a recomputation', async () => {
+  // About 1,500 HTTP calls: allowed more than the default time on a busy machine.
+  it('plays 100 rounds of every game with several players; every balance matches a recomputation', {
+    timeout: 120_000,
+  }, async () => {
     const rnd = prng(20261122)
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T
     const start = new Map(kit.players.map((p) => [p.playerId, kit.balanceMicro(p.playerId)]))
