@@ -40,8 +40,4 @@ export class FundFlowRepository {
       page,
     )
   }
-
-  byRef(ref: string): LedgerRow[] {
-    return this.db.prepare<[string], LedgerRow>('SELECT * FROM ledger WHERE ref = ? ORDER BY id').all(ref)
-  }
 }

@@ -1,0 +1,86 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { exchangeQuoteMicro, FUND_FLOW_TYPES } from '../../../shared/contract/wallet'
+import { toMicro } from '../../../shared/money'
+import { isTronAddress } from '../../../shared/tron'
+import { LEDGER_TYPES } from '../ledger/ledger-repository'
+import { depositAddressFor } from './deposit-service'
+import { cstDateRange, cstDayStart, formatAmount, formatWait, orderNo } from './wallet-format'
+
+describe('wallet formatting', () => {
+  it('shows amounts with 2 to 6 places, never rounding up', () => {
+    expect(formatAmount(0)).toBe('0.00')
+    expect(formatAmount(12_500_000)).toBe('12.50')
+    expect(formatAmount(1_950_617)).toBe('1.950617')
+    expect(formatAmount(100_000)).toBe('0.10')
+    expect(formatAmount(-3_000_000)).toBe('-3.00')
+    expect(formatAmount(1)).toBe('0.000001')
+    fc.assert(
+      fc.property(fc.integer({ min: -(10 ** 15), max: 10 ** 15 }), (micro) => {
+        expect(toMicro(formatAmount(micro))).toBe(micro)
+      }),
+    )
+  })
+
+  it('starts business days at 00:00 China Standard Time', () => {
+    // 2030-01-09 16:30 UTC is 2030-01-10 00:30 CST.
+    expect(cstDayStart(Date.UTC(2030, 0, 9, 16, 30))).toBe(Date.UTC(2030, 0, 9, 16))
+    expect(cstDayStart(Date.UTC(2030, 0, 9, 15, 59))).toBe(Date.UTC(2030, 0, 8, 16))
+    expect(cstDateRange('2030-01-10', '2030-01-10')).toEqual({
+      from: Date.UTC(2030, 0, 9, 16),
+      to: Date.UTC(2030, 0, 10, 16),
+    })
+    expect(cstDateRange()).toEqual({ from: null, to: null })
+  })
+
+  it('says how long a wait is in hours and minutes, rounding up', () => {
+    expect(formatWait(3 * 3_600_000)).toBe('3小时')
+    expect(formatWait(2 * 3_600_000 + 1)).toBe('2小时1分钟')
+    expect(formatWait(1)).toBe('1分钟')
+    expect(formatWait(45 * 60_000)).toBe('45分钟')
+  })
+
+  it('makes order numbers from the CST time', () => {
+    expect(orderNo('W', Date.UTC(2030, 0, 9, 16, 30, 5))).toMatch(/^W20300110003005\d{6}$/)
+  })
+})
+
+describe('exchange quotes', () => {
+  it('round down to the micro-unit, with integers only', () => {
+    expect(exchangeQuoteMicro(12_345_678, '0.158')).toBe(1_950_617)
+    expect(exchangeQuoteMicro(10_000_000, '6.25')).toBe(62_500_000)
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10 ** 12 }),
+        fc.integer({ min: 1, max: 10 ** 8 }),
+        (amount, rateMicro) => {
+          const rate = `${Math.floor(rateMicro / 1_000_000)}.${String(rateMicro % 1_000_000).padStart(6, '0')}`
+          const q = exchangeQuoteMicro(amount, rate)
+          expect(BigInt(q) * 1_000_000n).toBeLessThanOrEqual(BigInt(amount) * BigInt(rateMicro))
+          expect((BigInt(q) + 1n) * 1_000_000n).toBeGreaterThan(BigInt(amount) * BigInt(rateMicro))
+        },
+      ),
+    )
+  })
+})
+
+describe('the contract and the ledger', () => {
+  it('offer the same fund-flow types', () => {
+    expect([...FUND_FLOW_TYPES]).toEqual([...LEDGER_TYPES])
+  })
+})
+
+describe('deposit addresses', () => {
+  it('are valid TRON addresses, distinct per player and per attempt, and stable', () => {
+    const seen = new Set<string>()
+    for (let id = 1; id <= 500; id++) {
+      for (const attempt of [0, 1]) {
+        const a = depositAddressFor(id, attempt)
+        expect(isTronAddress(a)).toBe(true)
+        expect(seen.has(a)).toBe(false)
+        seen.add(a)
+      }
+    }
+    expect(depositAddressFor(7)).toBe(depositAddressFor(7))
+  })
+})
