@@ -45,7 +45,7 @@ export class DepositService {
     const s = this.ctx.settings.current.deposit
     const address =
       this.deposits.addressOf(playerId) ??
-      immediate(this.ctx.db, () => this.ensureAddress(playerId, this.ctx.clock.now()))
+      immediate(this.ctx.db, () => this.ensureAddress(playerId, this.ctx.clock.worldNow()))
     return {
       currency: 'USDT' as const,
       network: NETWORK,
@@ -64,7 +64,7 @@ export class DepositService {
     if (amountMicro < s.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatAmount(s.minMicro)))
     if (amountMicro > s.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatAmount(s.maxMicro)))
     return immediate(this.ctx.db, () => {
-      const now = this.ctx.clock.now()
+      const now = this.ctx.clock.worldNow()
       if (this.deposits.countPending(playerId) >= s.maxPendingOrders)
         throw fail(WALLET_MSG.tooManyPendingDeposits)
       const row = this.deposits.create({
@@ -83,12 +83,12 @@ export class DepositService {
   order(playerId: number, id: number): DepositOrder {
     const row = this.deposits.find(id)
     if (!row || row.player_id !== playerId) throw notFound(WALLET_MSG.depositNotFound)
-    return depositView(row, this.ctx.clock.now())
+    return depositView(row, this.ctx.clock.worldNow())
   }
 
   history(playerId: number | null, filter: HistoryFilter, page: Page) {
     const { rows, total } = this.deposits.list(playerId, filter, page)
-    const now = this.ctx.clock.now()
+    const now = this.ctx.clock.worldNow()
     return pagedResult(
       rows.map((r) => depositView(r, now)),
       page,
@@ -104,7 +104,7 @@ export class DepositService {
     return immediate(this.ctx.db, () => {
       const row = this.deposits.find(id)
       if (!row) throw notFound(WALLET_MSG.depositNotFound)
-      const now = this.ctx.clock.now()
+      const now = this.ctx.clock.worldNow()
       if (!this.deposits.markConfirmed(id, now, fakeTxHash())) return false
       this.ctx.ledger.post({
         playerId: row.player_id,

@@ -30,7 +30,7 @@ export class ExchangeService {
     if (received <= 0) throw fail(WALLET_MSG.exchangeTooSmall)
     try {
       return immediate(this.ctx.db, () => {
-        const now = this.ctx.clock.now()
+        const now = this.ctx.clock.worldNow()
         const ref = orderNo('X', now)
         const memo = `${from} → ${to}，汇率 ${pair.rate}`
         const paid = this.ctx.ledger.post({

@@ -3,7 +3,11 @@ import type { EmuClock } from '../clock'
 import type { LedgerRepository } from '../ledger/ledger-repository'
 import type { WalletSettingsHolder } from './wallet-settings'
 
-/** What the wallet's services share. */
+/**
+ * What the wallet's services share. Orders, ledger rows and daily limits use the world clock
+ * (`clock.worldNow()`), which the ticker's confirmations and reviews follow; the payment-password
+ * lock uses `clock.now()`, so a tester's scoped clock moves it like other per-player timers.
+ */
 export interface WalletContext {
   readonly db: Db
   readonly clock: EmuClock

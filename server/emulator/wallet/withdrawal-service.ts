@@ -97,7 +97,7 @@ export class WithdrawalService {
         input.address,
         input.label,
         first || input.isDefault,
-        this.ctx.clock.now(),
+        this.ctx.clock.worldNow(),
       )
     })
     return this.addressList(playerId)
@@ -134,6 +134,7 @@ export class WithdrawalService {
 
   config(playerId: number) {
     const r = this.rules
+    // Locks follow the caller's scope clock; money and its days follow the world clock.
     const now = this.ctx.clock.now()
     const balance =
       this.ctx.db
@@ -145,7 +146,7 @@ export class WithdrawalService {
         .prepare<[number], number>('SELECT pay_password_hash IS NOT NULL FROM players WHERE id = ?')
         .pluck()
         .get(playerId) === 1
-    const used = this.withdrawals.usedSince(playerId, cstDayStart(now))
+    const used = this.withdrawals.usedSince(playerId, cstDayStart(this.ctx.clock.worldNow()))
     const remaining = Math.max(0, r.dailyLimitMicro - used)
     const maxWithdrawable = Math.max(0, Math.min(balance - r.feeMicro, remaining, r.maxMicro))
     return {
@@ -180,7 +181,7 @@ export class WithdrawalService {
     if (!target) throw fail(WALLET_MSG.walletNotFound)
     if (amountMicro < r.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatAmount(r.minMicro)))
     if (amountMicro > r.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatAmount(r.maxMicro)))
-    const used = this.withdrawals.usedSince(playerId, cstDayStart(this.ctx.clock.now()))
+    const used = this.withdrawals.usedSince(playerId, cstDayStart(this.ctx.clock.worldNow()))
     if (used + amountMicro > r.dailyLimitMicro)
       throw fail(WALLET_MSG.dailyLimit(formatAmount(Math.max(0, r.dailyLimitMicro - used))))
     const balance =
@@ -201,7 +202,7 @@ export class WithdrawalService {
       return immediate(this.ctx.db, () => {
         this.assertUnlocked(playerId)
         const target = this.checkRequest(playerId, walletId, amountMicro)
-        const now = this.ctx.clock.now()
+        const now = this.ctx.clock.worldNow()
         const { feeMicro, autoReviewAfterMs } = this.rules
         const order = orderNo('W', now)
         const row = this.withdrawals.create({
@@ -256,7 +257,7 @@ export class WithdrawalService {
   approve(id: number): boolean {
     return immediate(this.ctx.db, () => {
       if (!this.withdrawals.find(id)) throw notFound(WALLET_MSG.withdrawalNotFound)
-      return this.withdrawals.markReviewed(id, 'approved', this.ctx.clock.now(), null, fakeTxHash())
+      return this.withdrawals.markReviewed(id, 'approved', this.ctx.clock.worldNow(), null, fakeTxHash())
     })
   }
 
@@ -265,7 +266,7 @@ export class WithdrawalService {
     return immediate(this.ctx.db, () => {
       const row = this.withdrawals.find(id)
       if (!row) throw notFound(WALLET_MSG.withdrawalNotFound)
-      const now = this.ctx.clock.now()
+      const now = this.ctx.clock.worldNow()
       if (!this.withdrawals.markReviewed(id, 'rejected', now, reason, null)) return false
       this.ctx.ledger.post({
         playerId: row.player_id,
