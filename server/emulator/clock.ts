@@ -5,12 +5,15 @@ import { AsyncLocalStorage } from 'node:async_hooks'
  * draws, deposits, withdrawals, locks) reads `now()` from here, never `Date.now()`, so a tester
  * can freeze it, offset it or advance it.
  *
+ * `now()` is the world clock: the shared world (blocks, draws, settlement, confirmations,
+ * approvals) runs on it, whichever request happens to be running.
+ *
  * Scopes: a tester's scope (the `x-emu-scope` header, else the session token) may have its own
- * clock. It is layered on the world clock: "real" follows the world clock, "offset" runs at the
- * world clock plus a shift, "frozen" stands still. While a request of that scope is being
- * handled, `now()` answers the scope's time, so that scope's session lifetimes, SMS codes and
- * locks follow it. The shared world (blocks, draws, settlement, confirmations) is driven by the
- * ticker on the world clock: only the unscoped clock fires `onChange`.
+ * clock, layered on the world clock: "real" follows the world clock, "offset" runs at the world
+ * clock plus a shift, "frozen" stands still. It applies to the per-player deadlines checked on
+ * behalf of a request of that scope — session lifetimes, and whatever reads `requestNow()` (SMS
+ * codes, payment-password locks) — never to the world, so one tester moving their clock cannot
+ * draw rounds early for everyone else. Only the world clock fires `onChange`.
  */
 export type ClockMode = 'real' | 'frozen' | 'offset'
 
@@ -28,14 +31,16 @@ export class EmuClock {
   private frozenAt = 0
   private readonly listeners = new Set<Listener>()
   private readonly scopeClocks = new Map<string, EmuClock>()
-  private readonly context = new AsyncLocalStorage<EmuClock>()
+  /** The clock of the scope of the request being handled, when that scope has one. */
+  private readonly requestScope = new AsyncLocalStorage<EmuClock>()
+  /** Set while a request's own deadline check runs: then `now()` reads the request's clock. */
+  private readonly requestReads = new AsyncLocalStorage<true>()
 
   constructor(private readonly realNow: () => number = Date.now) {}
 
-  /** The time as the code running now sees it: the scope's clock inside a scoped request, else the world's. */
+  /** The world's time (inside `withRequestTime`, the request's). */
   now(): number {
-    const scoped = this.context.getStore()
-    return scoped ? scoped.now() : this.worldNow()
+    return this.requestReads.getStore() ? this.requestNow() : this.worldNow()
   }
 
   /** The world clock, whatever request is running: what blocks, draws and confirmations follow. */
@@ -117,15 +122,28 @@ export class EmuClock {
     return [...this.scopeClocks].map(([scope, clock]) => ({ scope, clock: clock.state() }))
   }
 
-  /** Runs fn (and everything it starts) seeing the scope's time from `now()`. */
+  /**
+   * The time of the request being handled: its scope's clock when it has one, else the world's.
+   * For per-player deadlines checked on a request's behalf (a session, an SMS code, a lock).
+   */
+  requestNow(): number {
+    return this.requestScope.getStore()?.now() ?? this.worldNow()
+  }
+
+  /** Runs fn (and everything it starts) as part of a request of this scope: `requestNow()` reads its clock. */
   runInScope<T>(scope: string | null | undefined, fn: () => T): T {
     const scoped = this.scopeClock(scope)
-    return scoped ? this.context.run(scoped, fn) : fn()
+    return scoped ? this.requestScope.run(scoped, fn) : fn()
+  }
+
+  /** Runs fn with `now()` reading the request's clock: for code that knows only `now()`, such as a session check. */
+  withRequestTime<T>(fn: () => T): T {
+    return this.requestScope.getStore() ? this.requestReads.run(true, fn) : fn()
   }
 
   private changed(): void {
-    // World listeners run outside any scoped request, so the ticker sees the world's time.
-    this.context.exit(() => {
+    // World listeners never run on a request's time, so the ticker sees the world's.
+    this.requestReads.exit(() => {
       const now = this.worldNow()
       for (const l of this.listeners) l(now)
     })

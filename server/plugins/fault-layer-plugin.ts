@@ -1,3 +1,4 @@
+import type { preHandlerHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import type { JournalEntry } from '../../shared/emu-control'
 import type { EmuClock } from '../emulator/clock'
@@ -36,8 +37,8 @@ export const faultLayerPlugin = fp(
       // Root-level, so it guards every domain's /__emu routes, whoever registers them.
       if (isControl(request.url)) return layer.checkAdmin(request, reply)
     })
-    // A scope with its own clock: everything the request does from here on reads that clock's
-    // now(). Entered again after the body is parsed, since parsing runs in the socket's context.
+    // A scope with its own clock: from here on the request's deadline checks read it through
+    // requestNow(). Entered again after the body is parsed, since parsing runs in the socket's context.
     const enterScopeClock = (
       request: Parameters<typeof FaultLayer.scopeOf>[0],
       _reply: unknown,
@@ -59,6 +60,16 @@ export const faultLayerPlugin = fp(
     app.addHook('onResponse', (request, _reply, done) => {
       request.journalDone?.()
       done()
+    })
+    // The emulator's session check knows only clock.now(): on a scoped request it runs on the
+    // scope's clock, so a tester's clock can expire their own session without moving the world.
+    let scopedAuth: preHandlerHookHandler | undefined
+    app.addHook('onRoute', (route) => {
+      if (!route.preHandler || !app.hasDecorator('authenticate')) return
+      const authenticate = app.authenticate
+      scopedAuth ??= (request) => clock.withRequestTime(() => authenticate(request))
+      const wrap = (h: preHandlerHookHandler) => (h === authenticate ? (scopedAuth ?? h) : h)
+      route.preHandler = Array.isArray(route.preHandler) ? route.preHandler.map(wrap) : wrap(route.preHandler)
     })
     // Hanging requests would keep a graceful shutdown waiting forever.
     app.addHook('preClose', async () => layer.closeHung())
