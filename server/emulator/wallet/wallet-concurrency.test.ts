@@ -89,6 +89,9 @@ describe('several processes, each with its own connection, spending one account'
       const spent = ok.reduce((sum, o) => sum + o.debitMicro, 0)
       expect(player?.balance_micro).toBe(startMicro - spent)
       expect(player?.balance_micro).toBeGreaterThanOrEqual(0)
+      // Balances only fall here, so each refusal must have been a real shortfall: what is left now
+      // can't cover any attempt that was refused.
+      for (const r of refused) expect(player?.balance_micro).toBeLessThan(r.debitMicro)
       // Each success left exactly its ledger rows, and nothing else moved.
       const count = (type: string) =>
         db

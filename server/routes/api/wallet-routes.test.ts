@@ -485,3 +485,26 @@ describe('idempotency', () => {
     expect((await get(getWithdrawalHistory)).data.total).toBe(0)
   })
 })
+
+describe('the wallet controls under /__emu', () => {
+  it('require the admin token when one is configured', async () => {
+    const guarded = await createTestApp({ EMU_ADMIN_TOKEN: 'a-long-admin-token-123' })
+    try {
+      const without = await guarded.app.inject({ method: 'POST', url: '/__emu/deposits/1/confirm' })
+      expect(without.statusCode).toBe(401)
+      const wrong = await guarded.app.inject({
+        method: 'POST',
+        url: '/__emu/withdrawals/1/approve',
+        headers: { 'x-emu-admin-token': 'not-the-admin-token-00' },
+      })
+      expect(wrong.statusCode).toBe(403)
+      const withToken = await guarded.app.inject({
+        url: '/__emu/withdrawals',
+        headers: { 'x-emu-admin-token': 'a-long-admin-token-123' },
+      })
+      expect(withToken.json()).toMatchObject({ code: 1, data: { total: 0 } })
+    } finally {
+      await guarded.close()
+    }
+  })
+})
