@@ -46,6 +46,7 @@ export class SessionStore {
   syncFromStorage(): void {
     const balance = this.state.balance
     const next = SessionStore.fromStorage()
+    if (next.theme !== this.state.theme) applyTheme(next.theme)
     this.set({ ...next, balance: next.playerId === this.state.playerId ? balance : next.balance })
   }
 

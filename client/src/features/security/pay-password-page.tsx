@@ -32,6 +32,8 @@ export function PayPasswordPage() {
   const [smsCode, setSmsCode] = useState('')
   const [payPassword, setPayPassword] = useState('')
   const [confirm, setConfirm] = useState('')
+  /** One passcode field at a time, so only one number keyboard is ever open. */
+  const [stage, setStage] = useState<'enter' | 'confirm'>('enter')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
 
@@ -118,25 +120,48 @@ export function PayPasswordPage() {
             </div>
           )}
 
-          <p className="security__label">{hasPayPassword ? '新支付密码' : '支付密码'}（6位数字）</p>
-          <PasscodeInput
-            className="security__passcode"
-            length={PAY_PASSWORD_LENGTH}
-            value={payPassword}
-            onChange={setPayPassword}
-            keyboard={<NumberKeyboard />}
-            aria-label="支付密码"
-          />
-          <p className="security__label">确认支付密码</p>
-          <PasscodeInput
-            className="security__passcode"
-            length={PAY_PASSWORD_LENGTH}
-            value={confirm}
-            onChange={setConfirm}
-            error={confirm.length === PAY_PASSWORD_LENGTH && confirm !== payPassword}
-            keyboard={<NumberKeyboard />}
-            aria-label="确认支付密码"
-          />
+          {stage === 'enter' ? (
+            <>
+              <p className="security__label">{hasPayPassword ? '新支付密码' : '支付密码'}（6位数字）</p>
+              <PasscodeInput
+                key="enter"
+                className="security__passcode"
+                length={PAY_PASSWORD_LENGTH}
+                value={payPassword}
+                onChange={setPayPassword}
+                onFill={() => setStage('confirm')}
+                keyboard={<NumberKeyboard />}
+                aria-label="支付密码"
+              />
+            </>
+          ) : (
+            <>
+              <p className="security__label">
+                确认支付密码
+                <button
+                  type="button"
+                  className="security__link"
+                  onClick={() => {
+                    setPayPassword('')
+                    setConfirm('')
+                    setStage('enter')
+                  }}
+                >
+                  重新输入
+                </button>
+              </p>
+              <PasscodeInput
+                key="confirm"
+                className="security__passcode"
+                length={PAY_PASSWORD_LENGTH}
+                value={confirm}
+                onChange={setConfirm}
+                error={confirm.length === PAY_PASSWORD_LENGTH && confirm !== payPassword}
+                keyboard={<NumberKeyboard />}
+                aria-label="确认支付密码"
+              />
+            </>
+          )}
           {error ? (
             <p className="security__error" role="alert">
               {error}
