@@ -24,9 +24,10 @@ import { failure } from './envelope'
  * - the first call still running after `waitMs`: refused, HTTP 409, code 40900 (retry later);
  * - an unexpected failure (a bug, HTTP 500) stores nothing, so the call can be retried.
  *
- * Keys are scoped per player (the session's; 0 without one) and kept for `retentionMs` of emulator
- * time. Calls without the header run as usual. If the process dies between the handler's commit
- * and the stored answer, the key stays "in progress" and a replay is refused rather than run twice.
+ * Keys are scoped per player (the session's; 0 without one) and kept for `retentionMs` of the
+ * emulator's world clock. Calls without the header run as usual. If the process dies between the
+ * handler's commit and the stored answer, the key stays "in progress" and a replay is refused
+ * rather than run twice.
  */
 export interface IdempotencyOptions {
   /** How long a key is remembered, on the emulator clock. */
@@ -125,7 +126,7 @@ export class IdempotencyStore {
     const player = call.playerId ?? 0
     const fingerprint = fingerprintOf(call.endpointId, call.body)
     const claimed = immediate(this.db, () => {
-      const now = this.clock.now()
+      const now = this.clock.worldNow()
       this.expire.run(now - this.options.retentionMs)
       const row = this.select.get(player, call.key)
       if (row) return row

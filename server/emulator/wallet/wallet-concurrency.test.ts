@@ -64,8 +64,7 @@ describe('several processes, each with its own connection, spending one account'
     )
     const outcomes: Outcome[] = []
     for (const run of runs) {
-      expect(run.stderr).toBe('')
-      expect(run.code).toBe(0)
+      expect(run.code, run.stderr).toBe(0)
       const line = run.stdout.trim().split('\n').pop() ?? '[]'
       outcomes.push(...(JSON.parse(line) as Outcome[]))
     }
