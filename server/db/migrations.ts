@@ -188,6 +188,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX game_transfers_player ON game_transfers(player_id, id DESC);
     `,
   },
+  {
+    id: 201,
+    name: 'games: pending rounds',
+    // Which rounds still have pending bets, in a small table of its own: an index over pending bets
+    // made every settled bet pay for leaving it. For the same reason the games' index on bets no
+    // longer holds the status (a round's bets are found by game and round alone).
+    sql: `
+      DROP INDEX bets_pending_due;
+      DROP INDEX bets_round;
+      CREATE INDEX bets_round ON bets(game, round_id);
+      CREATE TABLE game_pending_rounds (
+        game TEXT NOT NULL,
+        round_id TEXT NOT NULL,
+        draw_at INTEGER NOT NULL,
+        PRIMARY KEY (game, round_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX game_pending_rounds_due ON game_pending_rounds(game, draw_at);
+      INSERT OR IGNORE INTO game_pending_rounds (game, round_id, draw_at)
+        SELECT game, round_id, MIN(draw_at) FROM bets
+        WHERE status = 'pending' AND draw_at IS NOT NULL GROUP BY game, round_id;
+    `,
+  },
   // Id ranges, so domains can add migrations side by side: wallet 100–199, games 200–299,
   // agent and content 300–399, tester's API 400–499.
   {

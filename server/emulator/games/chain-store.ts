@@ -25,22 +25,31 @@ export class ChainStore {
   /** Recently used segments of links, by their first index (newest last). */
   private readonly segments = new Map<number, string[]>()
 
+  private readonly terminalNow
+  private readonly row1
+  private readonly checkpoint
+
   constructor(
     private readonly db: Db,
     private readonly length: number,
-  ) {}
+  ) {
+    this.terminalNow = db.prepare<[], string>('SELECT terminal FROM game_chain WHERE id = 1').pluck()
+    this.row1 = db.prepare<[], ChainRow>('SELECT * FROM game_chain WHERE id = 1')
+    this.checkpoint = db
+      .prepare<[number], string>('SELECT link FROM game_chain_checkpoints WHERE idx = ?')
+      .pluck()
+  }
 
   /** The chain, or null before it is made. */
   get(): ChainRow | null {
     if (this.row) {
       // A reset empties the tables: notice it and forget the cache.
-      const still = this.db.prepare('SELECT terminal FROM game_chain WHERE id = 1').pluck().get()
+      const still = this.terminalNow.get()
       if (still === this.row.terminal) return this.row
       this.row = null
       this.segments.clear()
     }
-    const row = this.db.prepare('SELECT * FROM game_chain WHERE id = 1').get() as ChainRow | undefined
-    this.row = row ?? null
+    this.row = this.row1.get() ?? null
     return this.row
   }
 
@@ -94,7 +103,7 @@ export class ChainStore {
     let links = this.segments.get(base)
     if (links) this.segments.delete(base)
     else {
-      const start = this.db.prepare('SELECT link FROM game_chain_checkpoints WHERE idx = ?').pluck().get(base)
+      const start = this.checkpoint.get(base)
       if (typeof start !== 'string') throw new Error(`chain checkpoint ${base} missing`)
       links = [start]
       for (let i = 1; i < every && base + i < chain.length; i++)

@@ -47,11 +47,9 @@ export interface PendingGroup {
   stake: number
 }
 
-export interface GroupKey {
+export interface RoundKey {
   game: string
   round: string
-  type: string
-  odds: string
 }
 
 export interface HistoryFilter {
@@ -89,21 +87,36 @@ export class GameRepository {
       ),
       pendingRounds: db
         .prepare<[string, number], string>(
-          `SELECT DISTINCT round_id FROM bets WHERE game = ? AND status = 'pending' AND draw_at <= ?`,
+          'SELECT round_id FROM game_pending_rounds WHERE game = ? AND draw_at <= ?',
         )
         .pluck(),
       pendingGroups: db.prepare<[string, string], PendingGroup>(
         `SELECT bet_type, odds, COUNT(*) AS n, SUM(stake_micro) AS stake FROM bets
          WHERE game = ? AND round_id = ? AND status = 'pending' GROUP BY bet_type, odds`,
       ),
-      groupCredits: db.prepare<GroupKey & { milli: number }, { player_id: number; credit: number }>(
-        `SELECT player_id, SUM(stake_micro * CAST(@milli AS INTEGER) / 1000) AS credit FROM bets
-         WHERE game = @game AND round_id = @round AND bet_type = @type AND odds = @odds AND status = 'pending'
-         GROUP BY player_id`,
+      // @plan maps "bet_type|odds" to [result, milli]: each bet pays stake × milli / 1000, rounded
+      // down in SQLite's 64-bit integer arithmetic (milli is the odds on a win, 1000 on a draw, 0 on a loss).
+      roundCredits: db.prepare<
+        RoundKey & { plan: string },
+        { player_id: number; result: string; credit: number }
+      >(
+        `SELECT player_id, json_extract(@plan, '$."' || bet_type || '|' || odds || '"[0]') AS result,
+                SUM(stake_micro * json_extract(@plan, '$."' || bet_type || '|' || odds || '"[1]') / 1000) AS credit
+         FROM bets WHERE game = @game AND round_id = @round AND status = 'pending'
+         GROUP BY player_id, result HAVING credit > 0`,
       ),
-      settleGroup: db.prepare<GroupKey & { milli: number; status: string; at: number }>(
-        `UPDATE bets SET status = @status, payout_micro = stake_micro * CAST(@milli AS INTEGER) / 1000, settled_at = @at
-         WHERE game = @game AND round_id = @round AND bet_type = @type AND odds = @odds AND status = 'pending'`,
+      settleRound: db.prepare<RoundKey & { plan: string; at: number }>(
+        `UPDATE bets SET
+           status = json_extract(@plan, '$."' || bet_type || '|' || odds || '"[0]'),
+           payout_micro = stake_micro * json_extract(@plan, '$."' || bet_type || '|' || odds || '"[1]') / 1000,
+           settled_at = @at
+         WHERE game = @game AND round_id = @round AND status = 'pending'`,
+      ),
+      addPending: db.prepare(
+        'INSERT OR IGNORE INTO game_pending_rounds (game, round_id, draw_at) VALUES (@game, @roundId, @drawAt)',
+      ),
+      removePending: db.prepare<RoundKey>(
+        'DELETE FROM game_pending_rounds WHERE game = @game AND round_id = @round',
       ),
       insertDraw: db.prepare(
         `INSERT INTO game_draws (game, round_id, height, block_hash, numbers, labels, draw_at, bet_count, stake_micro, payout_micro)
@@ -169,18 +182,16 @@ export class GameRepository {
     return this.s.pendingGroups.all(game, roundId)
   }
 
-  /**
-   * (Bound numbers arrive in SQLite as REAL, hence the CAST: the arithmetic stays in 64-bit integers.)
-   * What each player of a pending group is credited when every bet pays stake × milli / 1000,
-   * each bet rounded down on its own (SQLite integer division), before `settleGroup`.
-   */
-  groupCredits(key: GroupKey, milli: number): { player_id: number; credit: number }[] {
-    return this.s.groupCredits.all({ ...key, milli })
+  /** Each player's credit from a round's pending bets under a settlement plan (see roundCredits). */
+  roundCredits(key: RoundKey, plan: string): { player_id: number; result: string; credit: number }[] {
+    return this.s.roundCredits.all({ ...key, plan })
   }
 
-  /** Settles a pending group: status, payout = stake × milli / 1000 rounded down; returns how many. */
-  settleGroup(key: GroupKey, status: 'won' | 'lost' | 'draw', milli: number, at: number): number {
-    return this.s.settleGroup.run({ ...key, status, milli, at }).changes
+  /** Settles every pending bet of a round under the plan; returns how many. */
+  settleRound(key: RoundKey, plan: string, at: number): number {
+    const n = this.s.settleRound.run({ ...key, plan, at }).changes
+    this.s.removePending.run(key)
+    return n
   }
 
   recordDraw(row: DrawRow & { bet_count: number; stake_micro: number; payout_micro: number }): void {
@@ -206,6 +217,7 @@ export class GameRepository {
 
   /** Adds to the player's pending app bet of this type in this round, or makes one; returns its id. */
   addOrInsertBet(b: NewBet): number {
+    this.s.addPending.run(b)
     if (b.source === 'app') {
       const id = this.s.appBet.get(b.playerId, b.game, b.roundId, b.betType)
       if (id !== undefined) {

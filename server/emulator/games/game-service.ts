@@ -18,7 +18,13 @@ import {
   milliToOdds,
   oddsToMilli,
 } from '../../../shared/games/config'
-import { drawOutcome, FLOATS_NEEDED, type Outcome, settlerFor } from '../../../shared/games/outcome'
+import {
+  type BetResult,
+  drawOutcome,
+  FLOATS_NEEDED,
+  type Outcome,
+  settlerFor,
+} from '../../../shared/games/outcome'
 import { edgeTable } from '../../../shared/games/probability'
 import {
   currentRound,
@@ -91,8 +97,8 @@ export class GameService {
   readonly repo: GameRepository
   readonly addresses: BetAddressRepository
   private readonly types = new Map<GameCode, Map<string, BetType>>()
-  /** Called before each group of bets (one bet type) is settled; lets a test stop a draw halfway, as a crash would. */
-  beforeSettle: ((betType: string) => void) | null = null
+  /** Called after a round's bets are marked settled, before they are paid; lets a test stop a draw halfway, as a crash would. */
+  afterBetsSettled: ((round: Round) => void) | null = null
   /** Nothing is due before this time (the earliest next draw after the last catch-up), unless the clock went back. */
   private quietUntil = Number.NEGATIVE_INFINITY
   private lastCatchUp = Number.NEGATIVE_INFINITY
@@ -177,55 +183,47 @@ export class GameService {
 
   /**
    * Records a round's draw and settles its pending bets; runs inside the caller's transaction.
-   * All bets of one type (at one odds) in a round settle alike, so each such group is settled by
-   * one statement, every bet's payout rounded down on its own in SQLite's integer arithmetic.
+   * Every bet of one type (at one odds) settles alike, so the plan is worked out per type here and
+   * applied to all the round's bets by one statement, each bet's payout rounded down on its own.
+   * Each player then gets one 'payout' and one 'refund' ledger row for the round.
    */
   private settleRound(round: Round): void {
     const { hash, outcome } = this.outcomeOf(round)
-    const credits = new Map<number, { payout: number; refund: number }>()
-    let count = 0
+    const key = { game: round.game, round: round.roundId }
+    const plan: Record<string, [BetResult, number]> = {}
     let stake = 0
     let paid = 0
-    for (const g of this.repo.pendingGroups(round.game, round.roundId)) {
-      this.beforeSettle?.(g.bet_type)
+    let count = 0
+    const groups = this.repo.pendingGroups(round.game, round.roundId)
+    for (const g of groups) {
       const result = settlerFor(round.game, g.bet_type, this.config)(outcome)
-      // stake × milli / 1000: the odds on a win, 1 (the stake back) on a draw, 0 on a loss.
-      const milli = result === 'won' ? oddsToMilli(g.odds) : result === 'draw' ? 1000 : 0
-      const key = { game: round.game, round: round.roundId, type: g.bet_type, odds: g.odds }
-      if (milli > 0)
-        for (const { player_id, credit } of this.repo.groupCredits(key, milli)) {
-          const c = credits.get(player_id) ?? { payout: 0, refund: 0 }
-          if (result === 'draw') c.refund += credit
-          else c.payout += credit
-          credits.set(player_id, c)
-          paid += credit
-        }
-      count += this.repo.settleGroup(key, result, milli, round.drawAt)
+      // stake × milli / 1000: the odds on a win, the stake back on a draw, nothing on a loss.
+      plan[`${g.bet_type}|${g.odds}`] = [
+        result,
+        result === 'won' ? oddsToMilli(g.odds) : result === 'draw' ? 1000 : 0,
+      ]
       stake += g.stake
     }
-    const name = this.config.games[round.game].name
-    for (const [playerId, c] of credits) {
+    if (groups.length > 0) {
+      const planJson = JSON.stringify(plan)
+      const credits = this.repo.roundCredits(key, planJson)
+      count = this.repo.settleRound(key, planJson, round.drawAt)
+      this.afterBetsSettled?.(round)
+      const name = this.config.games[round.game].name
       const ref = `round:${round.game}:${round.roundId}`
-      if (c.payout > 0)
+      for (const c of credits) {
+        paid += c.credit
+        const refund = c.result === 'draw'
         this.ledger.post({
-          playerId,
+          playerId: c.player_id,
           currency: 'USDT',
-          type: 'payout',
-          amountMicro: c.payout,
+          type: refund ? 'refund' : 'payout',
+          amountMicro: c.credit,
           ref,
-          memo: `${name} 第${round.roundId}期 派奖`,
+          memo: `${name} 第${round.roundId}期 ${refund ? '和局退款' : '派奖'}`,
           at: round.drawAt,
         })
-      if (c.refund > 0)
-        this.ledger.post({
-          playerId,
-          currency: 'USDT',
-          type: 'refund',
-          amountMicro: c.refund,
-          ref,
-          memo: `${name} 第${round.roundId}期 和局退款`,
-          at: round.drawAt,
-        })
+      }
     }
     this.repo.recordDraw({
       game: round.game,

@@ -26,15 +26,16 @@ describe('a restart in the middle of a draw', () => {
     const before = new Map(a.players.map((p) => [p.playerId, a.balanceMicro(p.playerId)]))
     const { db } = a.t.app.emu
 
-    // The process "dies" halfway through settling the round (after 4 of its 8 bet types): the
-    // draw's transaction never commits.
-    let settled = 0
-    a.games.beforeSettle = () => {
-      settled++
-      if (settled === 5) throw new Error('process died mid-draw')
+    // The process "dies" halfway through the draw: the bets are marked settled but nobody is paid
+    // yet. The draw's transaction never commits.
+    let died = 0
+    a.games.afterBetsSettled = (r) => {
+      if (r.game !== 'shishicai') return
+      died++
+      throw new Error('process died mid-draw')
     }
     a.t.clock.advance(round.ms_to_draw)
-    expect(settled).toBe(5)
+    expect(died).toBe(1)
     const pending = db.prepare(`SELECT COUNT(*) FROM bets WHERE status = 'pending'`).pluck().get()
     expect(pending).toBe(types.length * a.players.length)
     expect(db.prepare(`SELECT COUNT(*) FROM ledger WHERE type IN ('payout', 'refund')`).pluck().get()).toBe(0)
