@@ -345,6 +345,14 @@ describe('withdrawal', () => {
     expect((await get(getWithdrawConfig)).data.pay_password_attempts_left).toBe(3)
   })
 
+  it('asks for a payment password to be set first', async () => {
+    const walletId = await boundWalletId()
+    t.app.emu.db.prepare('UPDATE players SET pay_password_hash = NULL WHERE id = ?').run(playerId)
+    expect((await get(getWithdrawConfig)).data.has_pay_password).toBe(false)
+    expect((await withdrawNow(walletId, '20')).msg).toBe('请先设置支付密码')
+    expect((await balance()).balance).toBe('1000.00')
+  })
+
   it('a right password in between starts the count again', async () => {
     const walletId = await boundWalletId()
     await withdrawNow(walletId, '20', '111111')
