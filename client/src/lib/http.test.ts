@@ -7,7 +7,7 @@ import type { FaultRuleInput } from '../../../shared/emu-control'
 import { MSG } from '../../../shared/messages'
 import { STORAGE_KEY } from '../../../shared/storage-keys'
 import { happyDom } from '../test-support/happy-dom'
-import { ApiError, callApi, setApiOrigin, showsLoadingToast } from './http'
+import { ApiError, callApi, newIdempotencyKey, setApiOrigin, showsLoadingToast } from './http'
 import { setNavigator } from './navigation'
 import { session } from './session-store'
 import { clearToast } from './toast'
@@ -196,6 +196,19 @@ describe('callApi against the emulator', () => {
     const balance = await shownDuring(() => callApi(getBalance, { query: { player_id: data.player_id } }))
     expect(balance.result.status).toBe('fulfilled')
     expect(balance.texts).not.toContain(MSG.loading)
+  })
+})
+
+describe('idempotent calls', () => {
+  it('send one key per submission, so a retried top-up creates one order', async () => {
+    await signIn()
+    const { usdtPay } = await import('../../../shared/contract/wallet')
+    const key = newIdempotencyKey()
+    const first = await callApi(usdtPay, { body: { amount: '12.5' } }, { idempotencyKey: key })
+    const again = await callApi(usdtPay, { body: { amount: '12.5' } }, { idempotencyKey: key })
+    const other = await callApi(usdtPay, { body: { amount: '12.5' } })
+    expect(again).toEqual(first)
+    expect(other).not.toEqual(first)
   })
 })
 

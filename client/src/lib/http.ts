@@ -1,5 +1,10 @@
 import type { z } from 'zod'
-import { LOADING_TOAST_AFTER_MS, REQUEST_TIMEOUT_MS, TOKEN_HEADER } from '../../../shared/constants'
+import {
+  IDEMPOTENCY_HEADER,
+  LOADING_TOAST_AFTER_MS,
+  REQUEST_TIMEOUT_MS,
+  TOKEN_HEADER,
+} from '../../../shared/constants'
 import type { BodyOf, DataOf, Endpoint, QueryOf } from '../../../shared/contract/endpoint'
 import {
   envelopeMessage,
@@ -54,6 +59,18 @@ export interface CallInput<E extends Endpoint> {
 
 export interface CallOptions {
   signal?: AbortSignal
+  /**
+   * For endpoints marked `idempotent` (money-moving POSTs): the key that makes a repeated
+   * submission move money once. Pass the same key when the user retries the same form; without
+   * one, each call gets a fresh key.
+   */
+  idempotencyKey?: string
+}
+
+/** A random key; crypto.randomUUID needs a secure context, getRandomValues does not. */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
 let origin = ''
@@ -141,6 +158,7 @@ async function exchange(
   const headers = new Headers({ accept: 'application/json' })
   const token = storage.token()
   if (token) headers.set(TOKEN_HEADER, token)
+  if (endpoint.idempotent) headers.set(IDEMPOTENCY_HEADER, options.idempotencyKey ?? newIdempotencyKey())
   const body = encodeBody(endpoint, input.body)
   if (typeof body === 'string') headers.set('content-type', 'application/json')
 
