@@ -5,10 +5,10 @@ import { parseDuration, parseTime, runCli } from './emu-cli'
 let live: LiveServer
 beforeAll(async () => {
   live = await startLive('emulator', { EMU_ADMIN_TOKEN: ADMIN_TOKEN })
-})
+}, 120_000)
 afterAll(async () => {
   await live.close()
-})
+}, 120_000)
 
 /** Runs the CLI in-process against the live server, with the URL and token from the environment. */
 async function emu(...argv: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -56,10 +56,10 @@ for (const mode of ['emulator', 'proxy'] as const) {
       const login = await liveLogin(live.url)
       token = login.token
       balancePath = `/api/api/getBalance?player_id=${login.playerId}`
-    })
+    }, 120_000)
     afterAll(async () => {
       await live.close()
-    })
+    }, 120_000)
     beforeEach(async () => {
       await emu.clearFaults()
     })

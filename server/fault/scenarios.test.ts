@@ -102,10 +102,10 @@ describe('activating each scenario', () => {
   beforeAll(async () => {
     live = await startLive('emulator')
     emu = new EmuClient({ url: live.url })
-  })
+  }, 120_000)
   afterAll(async () => {
     await live.close()
-  })
+  }, 120_000)
   beforeEach(async () => {
     await emu.reset()
   })
@@ -310,10 +310,10 @@ describe('scenarios in proxy mode', () => {
   let live: LiveServer
   beforeAll(async () => {
     live = await startLive('proxy')
-  })
+  }, 120_000)
   afterAll(async () => {
     await live.close()
-  })
+  }, 120_000)
 
   it('apply rules and session faults on the proxy; steps that need the emulator say so', async () => {
     const emu = new EmuClient({ url: live.url, adminToken: live.adminHeaders['x-emu-admin-token'] })
