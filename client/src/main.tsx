@@ -25,4 +25,5 @@ createRoot(container).render(
 )
 
 void startUp()
-preloadToast()
+// The Toast code (and its animation library) is fetched once the first screen is up, not before.
+window.addEventListener('load', () => setTimeout(preloadToast, 1000), { once: true })
