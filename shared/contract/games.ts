@@ -146,7 +146,7 @@ export const placeBets = defineEndpoint({
   method: 'POST',
   path: '/api/games/bet',
   summary:
-    'Place bets on an open round. Refused when sealed or drawn, outside the stake limits, or on both sides of a pair; the same side again adds to the bet.',
+    'Place bets on the current round (or the next one) while it is open. Refused when sealed or drawn, outside the stake limits, or on both sides of a pair; the same side again adds to the bet.',
   tag: 'games',
   source: 'ours',
   fields: 'ours',

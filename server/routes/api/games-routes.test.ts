@@ -286,6 +286,9 @@ describe('games API', () => {
     expect(bad.json().data).toMatchObject({ status: 'refunded', reason: '金额个位数无效', bet: null })
     expect(await balance()).toBe((Number(before) + 25).toFixed(2))
     t.clock.advance(3000)
+    const state = (await get('/__emu/games')).data
+    expect(state.commitment.chain_length).toBe(5000)
+    expect(state.cursors.qukuai).toBe(t.clock.now())
     const list = await get('/api/games/transfers', token)
     expect(list.data.list[1].bet.status).not.toBe('pending')
   })

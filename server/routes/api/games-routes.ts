@@ -25,6 +25,17 @@ const DEFAULT_PAGE_SIZE = 20
 /** The games: lobby, rounds, results, betting, history, rules, verification, bet addresses, transfers. */
 export async function gamesRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
   const games = gamesOf(app, opts.config)
+  // A fresh database gets its chain (about 2 s for a million links) just after the server starts
+  // listening, rather than inside the first game request. Tests that only inject never pay for it.
+  app.addHook('onListen', async () => {
+    setImmediate(() => {
+      try {
+        games.ensureChain()
+      } catch (err) {
+        app.log.error({ err }, 'games: could not make the hash chain')
+      }
+    })
+  })
 
   contractRoute(app, listGames, () => ({ list: GAME_CODES.map((g) => games.summary(g)) }))
   contractRoute(app, currentRound, ({ query }) => games.current(query.game))

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { emuTransferBody } from '../../../shared/contract/games'
+import { GAME_CODES } from '../../../shared/games/config'
 import type { Config } from '../../config'
 import { gamesOf } from '../../emulator/games/games-module'
 import { ok } from '../../http/envelope'
@@ -28,14 +29,11 @@ export async function gamesControlRoutes(app: FastifyInstance, opts: { config: C
     ok(games.transfer(request.body, null)),
   )
 
-  /** The chain's commitment and each game's draw cursor. */
-  r.get('/games', async () => {
-    const commitment = games.commitment()
-    return ok({
-      commitment,
-      cursors: Object.fromEntries(
-        ['qukuai', 'hassize', 'kuaisan', 'shishicai', 'saiche'].map((g) => [g, games.repo.cursor(g) ?? null]),
-      ),
-    })
-  })
+  /** The chain's commitment and each game's draw cursor (ms of the emulator clock drawn up to). */
+  r.get('/games', async () =>
+    ok({
+      commitment: games.commitment(),
+      cursors: Object.fromEntries(GAME_CODES.map((g) => [g, games.repo.cursor(g) ?? null])),
+    }),
+  )
 }
