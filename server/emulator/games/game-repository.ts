@@ -96,22 +96,16 @@ export class GameRepository {
       ),
       // @plan maps "bet_type|odds" to [result, milli]: each bet pays stake × milli / 1000, rounded
       // down in SQLite's 64-bit integer arithmetic (milli is the odds on a win, 1000 on a draw, 0 on a loss).
-      roundCredits: db.prepare<
-        RoundKey & { plan: string },
-        { player_id: number; result: string; credit: number }
-      >(
-        `SELECT player_id, json_extract(@plan, '$."' || bet_type || '|' || odds || '"[0]') AS result,
-                SUM(stake_micro * json_extract(@plan, '$."' || bet_type || '|' || odds || '"[1]') / 1000) AS credit
-         FROM bets WHERE game = @game AND round_id = @round AND status = 'pending'
-         GROUP BY player_id, result HAVING credit > 0`,
-      ),
-      settleRound: db.prepare<RoundKey & { plan: string; at: number }>(
-        `UPDATE bets SET
-           status = json_extract(@plan, '$."' || bet_type || '|' || odds || '"[0]'),
-           payout_micro = stake_micro * json_extract(@plan, '$."' || bet_type || '|' || odds || '"[1]') / 1000,
-           settled_at = @at
-         WHERE game = @game AND round_id = @round AND status = 'pending'`,
-      ),
+      settleRound: db
+        .prepare<RoundKey & { plan: string; at: number }>(
+          `UPDATE bets SET
+             status = json_extract(@plan, '$."' || bet_type || '|' || odds || '"[0]'),
+             payout_micro = stake_micro * json_extract(@plan, '$."' || bet_type || '|' || odds || '"[1]') / 1000,
+             settled_at = @at
+           WHERE game = @game AND round_id = @round AND status = 'pending'
+           RETURNING player_id, status, payout_micro`,
+        )
+        .raw(),
       addPending: db.prepare(
         'INSERT OR IGNORE INTO game_pending_rounds (game, round_id, draw_at) VALUES (@game, @roundId, @drawAt)',
       ),
@@ -149,7 +143,6 @@ export class GameRepository {
          VALUES (@playerId, @game, @roundId, @betType, @stakeMicro, @odds, 'pending', @source, @placedAt, @height, @drawAt)`,
       ),
       bet: db.prepare<[number], BetRow>('SELECT * FROM bets WHERE id = ?'),
-      balance: db.prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?').pluck(),
       insertTransfer: db.prepare(
         `INSERT INTO game_transfers (player_id, from_address, to_address, kind, amount_micro, height, status, reason, bet_id, created_at)
          VALUES (@playerId, @from, @to, @kind, @amountMicro, @height, @status, @reason, @betId, @at)`,
@@ -182,16 +175,14 @@ export class GameRepository {
     return this.s.pendingGroups.all(game, roundId)
   }
 
-  /** Each player's credit from a round's pending bets under a settlement plan (see roundCredits). */
-  roundCredits(key: RoundKey, plan: string): { player_id: number; result: string; credit: number }[] {
-    return this.s.roundCredits.all({ ...key, plan })
-  }
-
-  /** Settles every pending bet of a round under the plan; returns how many. */
-  settleRound(key: RoundKey, plan: string, at: number): number {
-    const n = this.s.settleRound.run({ ...key, plan, at }).changes
+  /**
+   * Settles every pending bet of a round under the plan (see the statement); returns each settled
+   * bet as [player_id, status, payout_micro].
+   */
+  settleRound(key: RoundKey, plan: string, at: number): [number, string, number][] {
+    const rows = this.s.settleRound.all({ ...key, plan, at }) as [number, string, number][]
     this.s.removePending.run(key)
-    return n
+    return rows
   }
 
   recordDraw(row: DrawRow & { bet_count: number; stake_micro: number; payout_micro: number }): void {
@@ -217,7 +208,6 @@ export class GameRepository {
 
   /** Adds to the player's pending app bet of this type in this round, or makes one; returns its id. */
   addOrInsertBet(b: NewBet): number {
-    this.s.addPending.run(b)
     if (b.source === 'app') {
       const id = this.s.appBet.get(b.playerId, b.game, b.roundId, b.betType)
       if (id !== undefined) {
@@ -225,11 +215,8 @@ export class GameRepository {
         return id
       }
     }
+    this.s.addPending.run(b)
     return Number(this.s.insertBet.run(b).lastInsertRowid)
-  }
-
-  balanceOf(playerId: number): number {
-    return this.s.balance.get(playerId) ?? 0
   }
 
   bet(id: number): BetRow | undefined {

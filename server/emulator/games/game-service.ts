@@ -205,24 +205,33 @@ export class GameService {
       stake += g.stake
     }
     if (groups.length > 0) {
-      const planJson = JSON.stringify(plan)
-      const credits = this.repo.roundCredits(key, planJson)
-      count = this.repo.settleRound(key, planJson, round.drawAt)
+      const settled = this.repo.settleRound(key, JSON.stringify(plan), round.drawAt)
+      count = settled.length
+      const credits = new Map<number, { payout: number; refund: number }>()
+      for (const [playerId, status, payout] of settled) {
+        if (payout === 0) continue
+        const c = credits.get(playerId) ?? { payout: 0, refund: 0 }
+        if (status === 'draw') c.refund += payout
+        else c.payout += payout
+        credits.set(playerId, c)
+        paid += payout
+      }
       this.afterBetsSettled?.(round)
       const name = this.config.games[round.game].name
       const ref = `round:${round.game}:${round.roundId}`
-      for (const c of credits) {
-        paid += c.credit
-        const refund = c.result === 'draw'
+      const post = (playerId: number, type: 'payout' | 'refund', amountMicro: number, what: string) =>
         this.ledger.post({
-          playerId: c.player_id,
+          playerId,
           currency: 'USDT',
-          type: refund ? 'refund' : 'payout',
-          amountMicro: c.credit,
+          type,
+          amountMicro,
           ref,
-          memo: `${name} 第${round.roundId}期 ${refund ? '和局退款' : '派奖'}`,
+          memo: `${name} 第${round.roundId}期 ${what}`,
           at: round.drawAt,
         })
+      for (const [playerId, c] of credits) {
+        if (c.payout > 0) post(playerId, 'payout', c.payout, '派奖')
+        if (c.refund > 0) post(playerId, 'refund', c.refund, '和局退款')
       }
     }
     this.repo.recordDraw({
@@ -392,6 +401,7 @@ export class GameService {
         if ((held.get(type) ?? 0) + amount > max) throw fail(GAME_MSG.aboveMax(bt.label, limits.max_stake))
       }
       const placed: number[] = []
+      let balance = 0
       for (const [type, amount] of wanted) {
         const bt = this.betType(game, type)
         const id = this.repo.addOrInsertBet({
@@ -406,21 +416,22 @@ export class GameService {
           height: round.height,
           drawAt: round.drawAt,
         })
-        this.debit(playerId, amount, id, `${name} 第${roundId}期 ${bt.label}`, now)
+        balance = this.debit(playerId, amount, id, `${name} 第${roundId}期 ${bt.label}`, now)
         placed.push(id)
       }
-      return placed
+      return { placed, balance }
     })
     return {
       round_id: roundId,
-      bets: ids.map((id) => this.betOut(this.mustBet(id))),
-      balance: formatMicro(this.balanceOf(playerId)),
+      bets: ids.placed.map((id) => this.betOut(this.mustBet(id))),
+      balance: formatMicro(ids.balance),
     }
   }
 
-  private debit(playerId: number, amount: number, betId: number, memo: string, at: number): void {
+  /** Debits a stake through the ledger; returns the balance after it. */
+  private debit(playerId: number, amount: number, betId: number, memo: string, at: number): number {
     try {
-      this.ledger.post({
+      return this.ledger.post({
         playerId,
         currency: 'USDT',
         type: 'bet',
@@ -428,15 +439,11 @@ export class GameService {
         ref: `bet:${betId}`,
         memo,
         at,
-      })
+      }).balanceAfterMicro
     } catch (err) {
       if (err instanceof InsufficientFundsError) throw fail(GAME_MSG.insufficient)
       throw err
     }
-  }
-
-  private balanceOf(playerId: number): number {
-    return this.repo.balanceOf(playerId)
   }
 
   private mustBet(id: number): BetRow {
