@@ -72,7 +72,7 @@ describe('the journal under load', () => {
   })
 
   it('stays bounded under 100,000 requests', async () => {
-    t = await createTestApp({ EMU_JOURNAL_SIZE: '500' })
+    t = await createTestApp({ EMU_JOURNAL_SIZE: '500', GAME_CHAIN_LENGTH: '5000' })
     const { app } = t
     // Answered by the fault layer itself, the cheapest path that still writes a full entry.
     await app.inject({
