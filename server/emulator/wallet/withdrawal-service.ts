@@ -42,7 +42,7 @@ export class WithdrawalService {
   // ── payment password ──
 
   private assertUnlocked(playerId: number): void {
-    const now = this.ctx.clock.now()
+    const now = this.ctx.clock.requestNow()
     const until = this.guard.lockedUntil(playerId, now)
     if (until !== null) throw fail(WALLET_MSG.payPasswordLocked(formatWait(until - now)))
   }
@@ -68,7 +68,7 @@ export class WithdrawalService {
       return
     }
     const result = immediate(this.ctx.db, () =>
-      this.guard.recordFailure(playerId, this.ctx.clock.now(), maxFailures, lockMs),
+      this.guard.recordFailure(playerId, this.ctx.clock.requestNow(), maxFailures, lockMs),
     )
     if (result.lockedUntil !== null) throw fail(WALLET_MSG.payPasswordLockedNow(formatWait(lockMs)))
     throw fail(WALLET_MSG.payPasswordWrong(result.attemptsLeft))
@@ -135,7 +135,7 @@ export class WithdrawalService {
   config(playerId: number) {
     const r = this.rules
     // Locks follow the caller's scope clock; money and its days follow the world clock.
-    const now = this.ctx.clock.now()
+    const now = this.ctx.clock.requestNow()
     const balance =
       this.ctx.db
         .prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?')
