@@ -69,6 +69,7 @@ export const GAME_MSG = {
   toUnknown: '收款地址不存在',
   invalidDigit: '金额个位数无效',
   outOfLimits: '金额超出投注限额',
+  chainSpent: '哈希链的区块已用完，请重置模拟器（POST /__emu/reset）',
 } as const
 
 /** Rounds without bets older than this many per game are not recorded when the clock jumps far ahead. */
@@ -142,6 +143,12 @@ export class GameService {
 
   private covered(round: Round): boolean {
     return this.chain.blockNumber(round.height) !== null
+  }
+
+  /** The round lies beyond the chain's last block (N blocks after its start). */
+  private chainSpent(round: Round): boolean {
+    const c = this.chain.get()
+    return c !== null && round.height - c.start_height > c.length
   }
 
   /** What a round's block decided. */
@@ -378,7 +385,9 @@ export class GameService {
     if (now >= round.drawAt) throw fail(GAME_MSG.drawn(roundId))
     if (now >= round.sealAt) throw fail(GAME_MSG.sealed(roundId))
     const latestOpen = nextRound(currentRound(game, now, this.config), this.config)
-    if (round.drawAt > latestOpen.drawAt || !this.covered(round)) throw fail(GAME_MSG.notOpen(roundId))
+    if (round.drawAt > latestOpen.drawAt) throw fail(GAME_MSG.notOpen(roundId))
+    if (!this.covered(round))
+      throw fail(this.chainSpent(round) ? GAME_MSG.chainSpent : GAME_MSG.notOpen(roundId))
 
     const limits = this.config.games[game].limits
     const min = toMicro(limits.min_stake)
@@ -578,7 +587,9 @@ export class GameService {
     if (amount <= 0) throw invalidInput(GAME_MSG.outOfLimits)
     const game = this.config.transfer.game
     const round = roundById(game, String(heightAt(now, this.config) + 1), this.config)
-    if (!round || !this.covered(round)) throw fail(GAME_MSG.notOpen(String(heightAt(now, this.config) + 1)))
+    if (!round) throw fail(GAME_MSG.noRound)
+    if (!this.covered(round))
+      throw fail(this.chainSpent(round) ? GAME_MSG.chainSpent : GAME_MSG.notOpen(round.roundId))
     const side = transferSide(kind, amount)
     const limits = this.config.games[game].limits
     const name = this.config.games[game].name

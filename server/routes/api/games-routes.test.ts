@@ -292,4 +292,15 @@ describe('games API', () => {
     const list = await get('/api/games/transfers', token)
     expect(list.data.list[1].bet.status).not.toBe('pending')
   })
+
+  it('says so when the chain is spent', async () => {
+    t.clock.advance(5000 * 3000)
+    const round = (await get('/api/games/round?game=qukuai')).data
+    const res = await postJson('/api/games/bet', {
+      game: 'qukuai',
+      round_id: round.round_id,
+      bets: [{ bet_type: 'big', amount: '1' }],
+    })
+    expect(res.msg).toBe('哈希链的区块已用完，请重置模拟器（POST /__emu/reset）')
+  })
 })
