@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const HOST = '127.0.0.1'
-const SERVER_ENTRY = 'dist/server/main.js'
-const CLIENT_INDEX = 'client/dist/index.html'
+// Overridable so that several builds can be tested side by side.
+const SERVER_ENTRY = process.env.E2E_SERVER_ENTRY ?? 'dist/server/main.js'
+const CLIENT_DIST = process.env.E2E_CLIENT_DIST ?? 'client/dist'
+const CLIENT_INDEX = join(CLIENT_DIST, 'index.html')
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -55,7 +57,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       HOST,
       PORT: String(port),
       DB_PATH: join(dir, 'emulator.db'),
-      CLIENT_DIST: resolve('client/dist'),
+      CLIENT_DIST: resolve(CLIENT_DIST),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_LOGIN: '100000',
       RATE_LIMIT_REGISTER: '100000',
