@@ -108,11 +108,8 @@ const standalone: RouteObject[] = [
   planned(paths.gameTimeColour, '时时彩', '定时开奖的数字彩票游戏：选号下注，按期开奖。'),
   planned(paths.gameRacing, '赛车', '十辆赛车的排名竞猜游戏：押冠军、名次或大小单双。'),
   planned(paths.study, '教程', '各游戏的玩法说明与规则教程。'),
-  planned(
-    paths.inviteFriends,
-    '邀请好友',
-    '分享您的邀请码或二维码，好友注册并投注后您可获得返佣。',
-    paths.mine,
+  page(paths.inviteFriends, { title: '邀请好友', back: paths.mine }, () =>
+    import('../features/agent/invite-friends-page').then((m) => m.InviteFriendsPage),
   ),
   planned(paths.performanceRecord, '业绩记录', '查看您邀请的下级的投注业绩与您的返佣明细。', paths.mine),
   planned(paths.third, '第三方游戏', '进入合作平台提供的游戏。'),

@@ -1,0 +1,165 @@
+import Button from 'antd-mobile/es/components/button'
+import List from 'antd-mobile/es/components/list'
+import Skeleton from 'antd-mobile/es/components/skeleton'
+import { useEffect, useRef, useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { agentInfo, agentQrcode } from '../../../../shared/contract/agent'
+import { IMAGE_PROXY_PATH } from '../../../../shared/contract/content'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { openChat } from '../../lib/chat-link'
+import { copyText } from '../../lib/copy'
+import { captureElement } from '../../lib/screenshot'
+import { useSession } from '../../lib/session-store'
+import { showToast } from '../../lib/toast'
+import { useApi } from '../../lib/use-api'
+import { shownAmount } from './agent-format'
+import './agent.css'
+
+const QR_SIZE = 256
+const SHARE_TEXT = '和我一起玩哈希游戏，注册时填写我的邀请码'
+
+/** The messenger's share links: its app scheme first, the web share page as the fallback. */
+export function shareLinks(inviteLink: string, code: string): { appUrl: string; webUrl: string } {
+  const query = `url=${encodeURIComponent(inviteLink)}&text=${encodeURIComponent(`${SHARE_TEXT} ${code}`)}`
+  return { appUrl: `tg://msg_url?${query}`, webUrl: `https://t.me/share/url?${query}` }
+}
+
+function InviteContent() {
+  const navigate = useNavigate()
+  const hidden = useSession((s) => s.hideAmount)
+  const info = useApi(agentInfo, undefined)
+  const qr = useApi(agentQrcode, { size: QR_SIZE })
+  const poster = useRef<HTMLDivElement>(null)
+  const [saving, setSaving] = useState(false)
+  const stopChat = useRef<() => void>(() => {})
+  useEffect(() => () => stopChat.current(), [])
+
+  const data = info.data
+  const savePoster = async () => {
+    if (!poster.current || saving) return
+    setSaving(true)
+    try {
+      await captureElement(poster.current, { proxyUrl: IMAGE_PROXY_PATH })
+    } catch (error) {
+      console.error('poster capture failed', error)
+      showToast('海报保存失败，请稍后再试', 'fail')
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const copy = (text: string | undefined) => {
+    if (text) void copyText(text)
+  }
+
+  const share = () => {
+    if (!data) return
+    stopChat.current()
+    stopChat.current = openChat(shareLinks(data.invite_link, data.invite_code))
+  }
+
+  return (
+    <div className="agent">
+      <div className="agent__poster" ref={poster} data-testid="invite-poster">
+        <p className="agent__poster-brand">哈希游戏</p>
+        <p className="agent__poster-slogan">邀请好友，一起赢返佣</p>
+        {qr.data ? (
+          <img
+            className="agent__qr"
+            src={qr.data.image}
+            width={qr.data.size}
+            height={qr.data.size}
+            alt="邀请二维码"
+          />
+        ) : (
+          <Skeleton className="agent__qr agent__qr--loading" animated />
+        )}
+        <p className="agent__poster-code">
+          邀请码 <strong data-testid="invite-code">{data?.invite_code ?? '—'}</strong>
+        </p>
+        <p className="agent__poster-tip">扫码注册，或注册时填写邀请码</p>
+      </div>
+
+      <section className="agent__card" aria-label="邀请方式">
+        <div className="agent__row">
+          <span className="agent__label">邀请码</span>
+          <span className="agent__value">{data?.invite_code ?? '—'}</span>
+          <Button
+            size="mini"
+            color="primary"
+            fill="outline"
+            disabled={!data}
+            onClick={() => copy(data?.invite_code)}
+          >
+            复制邀请码
+          </Button>
+        </div>
+        <div className="agent__row">
+          <span className="agent__label">邀请链接</span>
+          <span className="agent__value agent__value--link" data-testid="invite-link">
+            {data?.invite_link ?? '—'}
+          </span>
+          <Button
+            size="mini"
+            color="primary"
+            fill="outline"
+            disabled={!data}
+            onClick={() => copy(data?.invite_link)}
+          >
+            复制链接
+          </Button>
+        </div>
+        <div className="agent__actions">
+          <Button block color="primary" loading={saving} disabled={!qr.data} onClick={savePoster}>
+            保存海报
+          </Button>
+          <Button block color="success" disabled={!data} onClick={share}>
+            分享给好友
+          </Button>
+        </div>
+      </section>
+
+      <List className="agent__list" header="我的团队">
+        <List.Item extra={data?.direct_count ?? '—'}>直属下级</List.Item>
+        <List.Item extra={data?.team_count ?? '—'}>团队人数</List.Item>
+        <List.Item extra={data ? shownAmount(data.today_team_turnover, hidden) : '—'}>今日团队流水</List.Item>
+        <List.Item extra={data ? shownAmount(data.total_team_turnover, hidden) : '—'}>累计团队流水</List.Item>
+        <List.Item extra={data ? shownAmount(data.commission_today, hidden) : '—'}>今日返佣</List.Item>
+        <List.Item
+          extra={data ? shownAmount(data.commission_claimable, hidden) : '—'}
+          onClick={() => navigate(paths.rebate)}
+          arrowIcon
+        >
+          待领取返佣
+        </List.Item>
+        <List.Item extra={data ? shownAmount(data.commission_total, hidden) : '—'}>累计已领返佣</List.Item>
+        <List.Item onClick={() => navigate(paths.performanceRecord)} arrowIcon>
+          业绩记录
+        </List.Item>
+      </List>
+
+      {data && data.levels.length > 0 ? (
+        <List className="agent__list" header="各级返佣比例">
+          {data.levels.map((level) => (
+            <List.Item key={level.level} description={`${level.count} 人`} extra={level.rate}>
+              {level.level === 1 ? '直属（一级）' : `${level.level}级下级`}
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
+      <p className="agent__tip">好友通过您的邀请注册并投注后，您按各级比例获得返佣，在返水页面领取。</p>
+    </div>
+  )
+}
+
+export function InviteFriendsPage() {
+  return (
+    <PageShell title="邀请好友" fallback={paths.mine}>
+      <RequireLogin>
+        <InviteContent />
+      </RequireLogin>
+    </PageShell>
+  )
+}
