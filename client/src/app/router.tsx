@@ -92,7 +92,9 @@ const standalone: RouteObject[] = [
   planned(paths.betAddresses, '投注地址', '管理用于转账投注的钱包地址：绑定、修改或删除。', paths.mine),
   planned(paths.exchange, '兑换', '在 USDT 与 TRX 之间兑换，兑换前会显示当前汇率。', paths.mine),
   planned(paths.topUpHistory, '充值记录', '查看充值与提现的历史记录及每一笔的处理状态。', paths.mine),
-  planned(paths.rebate, '返水', '查看按投注额计算的返水记录与返水比例。', paths.mine),
+  page(paths.rebate, { title: '返水', back: paths.mine }, () =>
+    import('../features/agent/backwater-page').then((m) => m.BackwaterPage),
+  ),
   planned(
     paths.finance,
     '资金明细',

@@ -1,0 +1,173 @@
+import Button from 'antd-mobile/es/components/button'
+import Empty from 'antd-mobile/es/components/empty'
+import List from 'antd-mobile/es/components/list'
+import Tag from 'antd-mobile/es/components/tag'
+import { useRef, useState } from 'react'
+import { agentRebateConfig } from '../../../../shared/contract/agent'
+import { rebateClaim, rebateHistory, rebateSummary } from '../../../../shared/contract/content'
+import { toMicro } from '../../../../shared/money'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RefreshButton } from '../../components/refresh-button/refresh-button'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { callApi, newIdempotencyKey } from '../../lib/http'
+import { session, useSession } from '../../lib/session-store'
+import { showToast } from '../../lib/toast'
+import { useApi } from '../../lib/use-api'
+import { formatDateTime, shownAmount } from './agent-format'
+import './agent.css'
+
+const HISTORY_PAGE_SIZE = 20
+
+/** A tier's turnover band, e.g. "1000.00 – 5000.00" or "≥ 50000.00". */
+export function tierBand(min: string, max: string | null): string {
+  return max === null ? `≥ ${min}` : `${min} – ${max}`
+}
+
+/** Whether there is anything to claim: compared in micro-units, never as a float. */
+export function canClaim(claimable: string, claimedToday: boolean): boolean {
+  return !claimedToday && toMicro(claimable) > 0
+}
+
+function BackwaterContent() {
+  const hidden = useSession((s) => s.hideAmount)
+  const summary = useApi(rebateSummary, undefined)
+  const config = useApi(agentRebateConfig, undefined)
+  const history = useApi(rebateHistory, { page: 1, page_size: HISTORY_PAGE_SIZE })
+  const [claiming, setClaiming] = useState(false)
+  // One key per claim the player means to make: a retry after a lost answer is the same claim.
+  const claimKey = useRef(newIdempotencyKey())
+
+  const s = summary.data
+  const amount = (value: string) => shownAmount(value, hidden)
+
+  const claim = async () => {
+    if (claiming) return
+    setClaiming(true)
+    try {
+      const result = await callApi(rebateClaim, { body: {} }, { idempotencyKey: claimKey.current })
+      claimKey.current = newIdempotencyKey()
+      session.setBalance(result.balance)
+      showToast(`领取成功 ${amount(result.amount)} USDT`, 'success')
+      await Promise.allSettled([summary.mutate(), history.mutate()])
+    } catch {
+      // callApi showed why (already claimed today, nothing to claim…); the summary may have moved.
+      void summary.mutate()
+    } finally {
+      setClaiming(false)
+    }
+  }
+
+  const refresh = () => Promise.all([summary.mutate(), history.mutate(), config.mutate()])
+
+  return (
+    <div className="agent">
+      <section className="agent__summary" aria-label="今日返水">
+        <div className="agent__stat">
+          <span className="agent__stat-label">今日流水</span>
+          <span className="agent__stat-value" data-testid="today-turnover">
+            {s ? amount(s.today_turnover) : '—'}
+          </span>
+        </div>
+        <div className="agent__stat">
+          <span className="agent__stat-label">今日返水比例</span>
+          <span className="agent__stat-value">{s ? (s.today_tier > 0 ? s.rate : '未达标') : '—'}</span>
+        </div>
+        <div className="agent__stat">
+          <span className="agent__stat-label">今日返水</span>
+          <span className="agent__stat-value">{s ? amount(s.today_rebate) : '—'}</span>
+        </div>
+        <div className="agent__stat">
+          <span className="agent__stat-label">可领取</span>
+          <span className="agent__stat-value" data-testid="claimable">
+            {s ? amount(s.claimable) : '—'}
+          </span>
+        </div>
+        {s?.next_tier ? (
+          <p className="agent__tip agent__summary-wide">
+            再投注 {amount(s.next_tier.need_turnover)} USDT 可升至第{s.next_tier.tier}档（{s.next_tier.rate}）
+          </p>
+        ) : null}
+        {s ? (
+          <p className="agent__tip agent__summary-wide">
+            其中返水 {amount(s.claimable_rebate)}，下级返佣 {amount(s.claimable_commission)}；可领取近{' '}
+            {s.claim_window_days} 天未领取的金额，每天可领取一次。
+          </p>
+        ) : null}
+        <Button
+          className="agent__summary-wide"
+          block
+          color="primary"
+          loading={claiming}
+          disabled={!s || !canClaim(s.claimable, s.claimed_today)}
+          onClick={claim}
+        >
+          {s?.claimed_today ? '今日已领取' : '一键领取'}
+        </Button>
+      </section>
+
+      {s && s.days.length > 0 ? (
+        <List className="agent__list" header="待领取明细">
+          {s.days.map((day) => (
+            <List.Item
+              key={day.date}
+              description={`流水 ${amount(day.turnover)} · 比例 ${day.rate} · 团队流水 ${amount(day.team_turnover)}`}
+              extra={`${amount(day.rebate)} + ${amount(day.commission)}`}
+            >
+              {day.date}
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
+
+      <List className="agent__list" header="返水比例（按当日流水）">
+        {config.data?.tiers.map((tier) => (
+          <List.Item
+            key={tier.tier}
+            extra={tier.rate}
+            description={tierBand(tier.min_turnover, tier.max_turnover)}
+          >
+            第{tier.tier}档{s && s.today_tier === tier.tier ? <Tag color="primary">当前</Tag> : null}
+          </List.Item>
+        ))}
+        {config.data?.commission_levels.map((level) => (
+          <List.Item key={`level-${level.level}`} extra={level.rate}>
+            {level.level}级下级返佣
+          </List.Item>
+        ))}
+      </List>
+
+      <List
+        className="agent__list"
+        header={
+          <span className="agent__toolbar">
+            领取记录 <RefreshButton label="刷新返水" onRefresh={refresh} />
+          </span>
+        }
+      >
+        {history.data?.list.map((item) => (
+          <List.Item
+            key={item.id}
+            description={`${formatDateTime(item.created_at)} · 返水 ${amount(item.rebate)} · 返佣 ${amount(item.commission)}`}
+            extra={`+${amount(item.amount)}`}
+          >
+            {item.claim_date}
+          </List.Item>
+        ))}
+      </List>
+      {history.data && history.data.list.length === 0 ? (
+        <Empty className="agent__empty" description="暂无领取记录" />
+      ) : null}
+    </div>
+  )
+}
+
+export function BackwaterPage() {
+  return (
+    <PageShell title="返水" fallback={paths.mine}>
+      <RequireLogin>
+        <BackwaterContent />
+      </RequireLogin>
+    </PageShell>
+  )
+}
