@@ -103,17 +103,29 @@ const standalone: RouteObject[] = [
   ),
   planned(paths.vpn, 'VPN', '访问加速与网络连接的说明。'),
   planned(paths.prizePool, '奖池', '查看当前奖池金额与奖池的派发规则。'),
-  planned(paths.gameBlock, '区块游戏', '根据区块哈希开奖的游戏：选择玩法并下注，开奖结果可在链上核验。'),
+  page(paths.gameBlock, { title: '区块游戏' }, () =>
+    import('../features/games/game-page').then((m) => m.GamePage),
+  ),
   planned(paths.gameTrend, '走势', '查看各游戏的历史开奖走势与路单。'),
-  planned(paths.gameHashSize, '哈希大小', '以区块哈希判定大小的游戏：猜大或猜小，开奖结果可在链上核验。'),
-  planned(paths.gameFastThree, '快三', '三颗骰子的快速开奖游戏：押大小、单双或点数。'),
-  planned(paths.gameTimeColour, '时时彩', '定时开奖的数字彩票游戏：选号下注，按期开奖。'),
-  planned(paths.gameRacing, '赛车', '十辆赛车的排名竞猜游戏：押冠军、名次或大小单双。'),
+  page(paths.gameHashSize, { title: '哈希大小' }, () =>
+    import('../features/games/game-page').then((m) => m.GamePage),
+  ),
+  page(paths.gameFastThree, { title: '快三' }, () =>
+    import('../features/games/game-page').then((m) => m.GamePage),
+  ),
+  page(paths.gameTimeColour, { title: '时时彩' }, () =>
+    import('../features/games/game-page').then((m) => m.GamePage),
+  ),
+  page(paths.gameRacing, { title: '赛车' }, () =>
+    import('../features/games/game-page').then((m) => m.GamePage),
+  ),
   planned(paths.study, '教程', '各游戏的玩法说明与规则教程。'),
   page(paths.inviteFriends, { title: '邀请好友', back: paths.mine }, () =>
     import('../features/agent/invite-friends-page').then((m) => m.InviteFriendsPage),
   ),
-  planned(paths.performanceRecord, '业绩记录', '查看您邀请的下级的投注业绩与您的返佣明细。', paths.mine),
+  page(paths.performanceRecord, { title: '业绩记录', back: paths.mine }, () =>
+    import('../features/agent/performance-record-page').then((m) => m.PerformanceRecordPage),
+  ),
   planned(paths.third, '第三方游戏', '进入合作平台提供的游戏。'),
   planned(paths.testBet, '试玩投注', '不花费余额，体验投注与开奖的流程。'),
   planned(paths.activityImages, '活动海报', '活动的宣传图片，可保存后分享。', paths.activity),

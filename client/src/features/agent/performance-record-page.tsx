@@ -1,0 +1,190 @@
+import Button from 'antd-mobile/es/components/button'
+import CalendarPicker from 'antd-mobile/es/components/calendar-picker'
+import Empty from 'antd-mobile/es/components/empty'
+import List from 'antd-mobile/es/components/list'
+import SearchBar from 'antd-mobile/es/components/search-bar'
+import Segmented from 'antd-mobile/es/components/segmented'
+import Tag from 'antd-mobile/es/components/tag'
+import { useState } from 'react'
+import { agentChildSearch, agentTurnover } from '../../../../shared/contract/agent'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { useSession } from '../../lib/session-store'
+import { showToast } from '../../lib/toast'
+import { useApi } from '../../lib/use-api'
+import { daysInRange, formatDateTime, fromDateParam, maskId, shownAmount, toDateParam } from './agent-format'
+import './agent.css'
+
+/** The server refuses longer ranges. */
+const MAX_RANGE_DAYS = 31
+const PAGE_SIZE = 20
+/** The contract's largest page; "more" grows one page until then. */
+const MAX_PAGE_SIZE = 100
+
+interface Range {
+  start_date: string
+  end_date: string
+}
+
+function TurnoverView() {
+  const hidden = useSession((s) => s.hideAmount)
+  // Undefined until the player picks: the server then answers with its own last 7 days.
+  const [range, setRange] = useState<Range | undefined>()
+  const [picking, setPicking] = useState(false)
+  const [pages, setPages] = useState(1)
+  const { data } = useApi(agentTurnover, {
+    ...range,
+    page: 1,
+    page_size: Math.min(MAX_PAGE_SIZE, PAGE_SIZE * pages),
+  })
+  const amount = (value: string) => shownAmount(value, hidden)
+
+  const start = data ? fromDateParam(data.start_date) : null
+  const end = data ? fromDateParam(data.end_date) : null
+
+  const pick = (value: [Date, Date] | null) => {
+    if (!value) return
+    const [from, to] = value
+    if (daysInRange(from, to) > MAX_RANGE_DAYS) {
+      showToast(`查询范围最多${MAX_RANGE_DAYS}天`, 'fail')
+      return
+    }
+    setPages(1)
+    setRange({ start_date: toDateParam(from), end_date: toDateParam(to) })
+  }
+
+  return (
+    <>
+      <div className="agent__toolbar">
+        <Button size="small" onClick={() => setPicking(true)} aria-label="选择日期范围">
+          {data ? `${data.start_date} 至 ${data.end_date}` : '选择日期'}
+        </Button>
+      </div>
+      <CalendarPicker
+        visible={picking}
+        selectionMode="range"
+        title="选择日期范围"
+        value={start && end ? [start, end] : null}
+        max={new Date()}
+        onClose={() => setPicking(false)}
+        onConfirm={pick}
+      />
+      <section className="agent__summary" aria-label="业绩汇总">
+        <div className="agent__stat">
+          <span className="agent__stat-label">团队流水</span>
+          <span className="agent__stat-value">{data ? amount(data.total_turnover) : '—'}</span>
+        </div>
+        <div className="agent__stat">
+          <span className="agent__stat-label">返佣</span>
+          <span className="agent__stat-value">{data ? amount(data.total_commission) : '—'}</span>
+        </div>
+      </section>
+      <List className="agent__list" header="每日流水">
+        {data?.days.map((day) => (
+          <List.Item
+            key={day.date}
+            description={`${day.bet_count} 笔投注 · ${day.active_members} 人活跃 · 返佣 ${amount(day.commission)}`}
+            extra={amount(day.turnover)}
+          >
+            {day.date}
+          </List.Item>
+        ))}
+      </List>
+      <List className="agent__list" header="成员流水">
+        {data?.members.list.map((member) => (
+          <List.Item
+            key={member.player_id}
+            description={`ID ${maskId(member.player_id)} · ${member.phone} · ${member.bet_count} 笔`}
+            extra={amount(member.turnover)}
+          >
+            {member.nickname} <Tag color="primary">{member.level}级</Tag>
+          </List.Item>
+        ))}
+      </List>
+      {data && data.members.list.length === 0 ? (
+        <Empty className="agent__empty" description="该时间段内没有下级流水" />
+      ) : null}
+      {data?.members.has_more ? (
+        <Button className="agent__more" size="small" onClick={() => setPages((n) => n + 1)}>
+          加载更多
+        </Button>
+      ) : null}
+    </>
+  )
+}
+
+function TeamView() {
+  const hidden = useSession((s) => s.hideAmount)
+  const [keyword, setKeyword] = useState('')
+  const [pages, setPages] = useState(1)
+  const { data } = useApi(agentChildSearch, {
+    ...(keyword ? { keyword } : {}),
+    page: 1,
+    page_size: Math.min(MAX_PAGE_SIZE, PAGE_SIZE * pages),
+  })
+  const search = (value: string) => {
+    setPages(1)
+    setKeyword(value.trim())
+  }
+  return (
+    <>
+      <SearchBar
+        placeholder="输入下级ID或昵称"
+        maxLength={32}
+        onSearch={search}
+        onClear={() => search('')}
+        aria-label="搜索下级"
+      />
+      <List className="agent__list" header={data ? `团队成员（${data.total}）` : '团队成员'}>
+        {data?.list.map((member) => (
+          <List.Item
+            key={member.player_id}
+            description={
+              <>
+                ID {maskId(member.player_id)} · {member.phone} · 直属 {member.direct_count} 人
+                <br />
+                今日流水 {shownAmount(member.today_turnover, hidden)} · 累计{' '}
+                {shownAmount(member.total_turnover, hidden)}
+                <br />
+                加入于 {formatDateTime(member.joined_at)}
+              </>
+            }
+          >
+            {member.nickname} <Tag color="primary">{member.level}级</Tag>
+          </List.Item>
+        ))}
+      </List>
+      {data && data.list.length === 0 ? (
+        <Empty className="agent__empty" description={keyword ? '没有找到匹配的下级' : '您还没有下级'} />
+      ) : null}
+      {data?.has_more ? (
+        <Button className="agent__more" size="small" onClick={() => setPages((n) => n + 1)}>
+          加载更多
+        </Button>
+      ) : null}
+    </>
+  )
+}
+
+export function PerformanceRecordPage() {
+  const [view, setView] = useState<'turnover' | 'team'>('turnover')
+  return (
+    <PageShell title="业绩记录" fallback={paths.mine}>
+      <RequireLogin>
+        <div className="agent">
+          <Segmented
+            block
+            value={view}
+            onChange={(value) => setView(value === 'team' ? 'team' : 'turnover')}
+            options={[
+              { label: '流水记录', value: 'turnover' },
+              { label: '下级查询', value: 'team' },
+            ]}
+          />
+          {view === 'turnover' ? <TurnoverView /> : <TeamView />}
+        </div>
+      </RequireLogin>
+    </PageShell>
+  )
+}
