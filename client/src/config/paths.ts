@@ -34,6 +34,9 @@ export const paths = {
   testBet: '/test-bet',
   activityImages: '/activity-images',
   activityDetail: '/activity/detail',
+  gameResultsHistory: '/games/:game/history',
+  gameRulesPage: '/games/:game/rules',
+  verify: '/verify',
 } as const
 
 export type AppPath = (typeof paths)[keyof typeof paths]

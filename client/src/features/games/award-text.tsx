@@ -1,0 +1,13 @@
+import { AWARD_HIGHLIGHT } from '../../../../shared/constants'
+import { awardParts } from '../../lib/format'
+
+/** A block hash as the award string: trimmed, its last characters highlighted (spec §2). */
+export function AwardText({ hash }: { hash: string }) {
+  const { lead, highlight } = awardParts(hash)
+  return (
+    <span className="games-award" data-testid="award">
+      {lead}
+      <span style={{ color: AWARD_HIGHLIGHT.color }}>{highlight}</span>
+    </span>
+  )
+}

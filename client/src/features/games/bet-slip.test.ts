@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import {
+  checkSlip,
+  emptySlip,
+  potentialPayout,
+  type SlipState,
+  slipReducer,
+  stakeText,
+  totalText,
+} from './bet-slip'
+
+const run = (...actions: Parameters<typeof slipReducer>[1][]): SlipState =>
+  actions.reduce(slipReducer, emptySlip)
+
+describe('bet slip', () => {
+  it('adds chips, halves, doubles and clears in exact cents', () => {
+    const s = run({ type: 'chip', amount: '10' }, { type: 'chip', amount: '5' }, { type: 'half' })
+    expect(stakeText(s)).toBe('7.50')
+    expect(stakeText(slipReducer(s, { type: 'double' }))).toBe('15.00')
+    expect(stakeText(run({ type: 'set', amount: '0.03' }, { type: 'half' }))).toBe('0.01')
+    expect(slipReducer(s, { type: 'clear' })).toEqual(emptySlip)
+  })
+
+  it('toggles bet types and totals the stake over them', () => {
+    const s = run(
+      { type: 'toggle', betType: 'big' },
+      { type: 'toggle', betType: 'odd' },
+      { type: 'set', amount: '3' },
+    )
+    expect(s.selected).toEqual(['big', 'odd'])
+    expect(totalText(s)).toBe('6.00')
+    expect(slipReducer(s, { type: 'toggle', betType: 'big' }).selected).toEqual(['odd'])
+  })
+
+  it('max spreads the balance over the chosen bets within the limit', () => {
+    const two = run({ type: 'toggle', betType: 'a' }, { type: 'toggle', betType: 'b' })
+    expect(stakeText(slipReducer(two, { type: 'max', balance: '100.05', maxStake: '1000' }))).toBe('50.02')
+    expect(stakeText(slipReducer(two, { type: 'max', balance: '99999', maxStake: '500' }))).toBe('500.00')
+  })
+
+  it('computes the payout exactly from decimal strings', () => {
+    expect(potentialPayout('100', '1.95')).toBe('195.00')
+    expect(potentialPayout('0.1', '1.982')).toBe('0.19')
+    expect(potentialPayout('33.33', '7.65')).toBe('254.97')
+    expect(potentialPayout('10', '189')).toBe('1890.00')
+  })
+
+  it('refuses an empty, too small, too large or unaffordable slip', () => {
+    const limits = { minStake: '1', maxStake: '100', balance: '50' }
+    expect(checkSlip(emptySlip, limits).message).toBe('请选择投注项')
+    const one = run({ type: 'toggle', betType: 'big' })
+    expect(checkSlip(one, limits).message).toBe('请输入投注金额')
+    expect(checkSlip(slipReducer(one, { type: 'set', amount: '0.5' }), limits).ok).toBe(false)
+    expect(checkSlip(slipReducer(one, { type: 'set', amount: '101' }), limits).ok).toBe(false)
+    expect(checkSlip(slipReducer(one, { type: 'set', amount: '60' }), limits).message).toBe('余额不足')
+    expect(checkSlip(slipReducer(one, { type: 'set', amount: '50' }), limits).ok).toBe(true)
+  })
+})

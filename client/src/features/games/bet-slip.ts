@@ -1,0 +1,98 @@
+import { oddsToMilli } from '../../../../shared/games/config'
+import { payoutMicro } from '../../../../shared/games/outcome'
+import { formatMicro, toMicro } from '../../../../shared/money'
+
+/**
+ * The bet slip: chosen bet types and one stake per bet, all in micro-units so ½ and ×2 never
+ * touch floating point. Limits come from the game list (min/max stake) and the balance.
+ */
+
+export interface SlipState {
+  selected: readonly string[]
+  /** Stake per bet type, micro-USDT. */
+  stakeMicro: number
+}
+
+export type SlipAction =
+  | { type: 'toggle'; betType: string }
+  | { type: 'chip'; amount: string }
+  | { type: 'set'; amount: string }
+  | { type: 'half' }
+  | { type: 'double' }
+  | { type: 'max'; balance: string; maxStake: string }
+  | { type: 'clear' }
+
+export const CHIPS = ['1', '5', '10', '50', '100', '500'] as const
+export const QUICK_AMOUNTS = ['10', '20', '50', '100'] as const
+
+export const emptySlip: SlipState = { selected: [], stakeMicro: 0 }
+
+const safeMicro = (amount: string): number => {
+  try {
+    return Math.max(0, toMicro(amount))
+  } catch {
+    return 0
+  }
+}
+
+/** Halving keeps whole cents: the server takes at most 2 places. */
+const CENT = 10_000
+const toCents = (micro: number) => Math.floor(micro / CENT) * CENT
+
+export function slipReducer(state: SlipState, action: SlipAction): SlipState {
+  switch (action.type) {
+    case 'toggle':
+      return {
+        ...state,
+        selected: state.selected.includes(action.betType)
+          ? state.selected.filter((t) => t !== action.betType)
+          : [...state.selected, action.betType],
+      }
+    case 'chip':
+      return { ...state, stakeMicro: state.stakeMicro + safeMicro(action.amount) }
+    case 'set':
+      return { ...state, stakeMicro: toCents(safeMicro(action.amount)) }
+    case 'half':
+      return { ...state, stakeMicro: toCents(Math.floor(state.stakeMicro / 2)) }
+    case 'double':
+      return { ...state, stakeMicro: state.stakeMicro * 2 }
+    case 'max': {
+      // The whole balance spread over the chosen bets, capped by the game's limit per bet.
+      const count = Math.max(1, state.selected.length)
+      const perBet = toCents(Math.floor(safeMicro(action.balance) / count))
+      return { ...state, stakeMicro: Math.min(perBet, toCents(safeMicro(action.maxStake))) }
+    }
+    case 'clear':
+      return emptySlip
+  }
+}
+
+/** Stake × odds, stake included, rounded down to the micro-unit as the server settles it. */
+export function potentialPayout(stake: string, odds: string): string {
+  return formatMicro(payoutMicro('won', toMicro(stake), oddsToMilli(odds)), 2)
+}
+
+export interface SlipCheck {
+  ok: boolean
+  message?: string
+}
+
+/** What stops the slip from being sent, in the words the player sees. */
+export function checkSlip(
+  state: SlipState,
+  limits: { minStake: string; maxStake: string; balance: string },
+): SlipCheck {
+  if (state.selected.length === 0) return { ok: false, message: '请选择投注项' }
+  if (state.stakeMicro <= 0) return { ok: false, message: '请输入投注金额' }
+  if (state.stakeMicro < toMicro(limits.minStake))
+    return { ok: false, message: `单注最低 ${limits.minStake}` }
+  if (state.stakeMicro > toMicro(limits.maxStake))
+    return { ok: false, message: `单注最高 ${limits.maxStake}` }
+  if (state.stakeMicro * state.selected.length > safeMicro(limits.balance))
+    return { ok: false, message: '余额不足' }
+  return { ok: true }
+}
+
+export const stakeText = (state: SlipState): string => formatMicro(state.stakeMicro, 2)
+export const totalText = (state: SlipState): string =>
+  formatMicro(state.stakeMicro * state.selected.length, 2)

@@ -1,0 +1,99 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { DataOf } from '../../../../shared/contract/endpoint'
+import { currentRound } from '../../../../shared/contract/games'
+import type { GameCode } from '../../../../shared/games/config'
+import { callApi } from '../../lib/http'
+import { clockOffset, msLeft, nextPollMs } from './countdown'
+
+export type Round = DataOf<typeof currentRound>
+
+export interface RoundView {
+  round: Round | null
+  /** Server time minus device time, from the latest fetch. */
+  offset: number
+  msToSeal: number
+  msToDraw: number
+  sealed: boolean
+  refresh: () => Promise<void>
+}
+
+/** Re-renders every `ms` while mounted; the countdown reads the clock on each render. */
+function useTick(ms: number): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const id = window.setInterval(() => setNow(Date.now()), ms)
+    return () => window.clearInterval(id)
+  }, [ms])
+  return now
+}
+
+/**
+ * The current round of a game, counted down on server time. It is fetched again when the draw
+ * comes near (every second), when the countdown reaches zero and when the tab comes back into
+ * view, so a result shows within a second of its draw and nothing drifts in the background.
+ */
+export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundView {
+  const [state, setState] = useState<{ round: Round | null; offset: number }>({ round: null, offset: 0 })
+  const onDrawRef = useRef(onDraw)
+  onDrawRef.current = onDraw
+  const lastDrawn = useRef<string | null>(null)
+  const timer = useRef<number | undefined>(undefined)
+  const inFlight = useRef(false)
+
+  const fetchRound = useCallback(async () => {
+    if (inFlight.current) return
+    inFlight.current = true
+    window.clearTimeout(timer.current)
+    let wait = 3_000
+    try {
+      const sentAt = Date.now()
+      const round = await callApi(currentRound, { query: { game } })
+      const offset = clockOffset(round.server_time, sentAt, Date.now())
+      setState({ round, offset })
+      const drawn = round.previous?.round_id ?? null
+      if (lastDrawn.current !== null && drawn !== null && drawn !== lastDrawn.current)
+        onDrawRef.current(round)
+      lastDrawn.current = drawn
+      wait = nextPollMs(round.ms_to_draw)
+    } catch {
+      // The HTTP client showed why; the next poll tries again.
+    } finally {
+      inFlight.current = false
+      if (document.visibilityState === 'visible') timer.current = window.setTimeout(fetchRound, wait)
+    }
+  }, [game])
+
+  useEffect(() => {
+    lastDrawn.current = null
+    void fetchRound()
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void fetchRound()
+      else window.clearTimeout(timer.current)
+    }
+    document.addEventListener('visibilitychange', onVisible)
+    return () => {
+      document.removeEventListener('visibilitychange', onVisible)
+      window.clearTimeout(timer.current)
+    }
+  }, [fetchRound])
+
+  const now = useTick(250)
+  const { round, offset } = state
+  const msToSeal = round ? msLeft(round.seal_at, now, offset) : 0
+  const msToDraw = round ? msLeft(round.draw_at, now, offset) : 0
+  const reachedDraw = round !== null && msToDraw === 0
+
+  // The countdown reached zero: ask at once rather than wait for the poll.
+  useEffect(() => {
+    if (reachedDraw) void fetchRound()
+  }, [reachedDraw, fetchRound])
+
+  return {
+    round,
+    offset,
+    msToSeal,
+    msToDraw,
+    sealed: round !== null && (round.state !== 'OPEN' || msToSeal === 0),
+    refresh: fetchRound,
+  }
+}
