@@ -5,16 +5,22 @@ import { testConfig } from './config'
 import { DEMO, multipartBody } from './test-support/test-app'
 
 describe('the server', () => {
-  it('sends security headers with a CSP that allows no inline script', async () => {
+  it('sends security headers with a CSP that allows no inline script on pages, and a tight set on API answers', async () => {
     const app = await buildApp(testConfig())
     try {
-      const res = await app.inject({ url: '/api/api2/announcement' })
-      const csp = String(res.headers['content-security-policy'])
+      const page = await app.inject({ url: '/some/page' })
+      const csp = String(page.headers['content-security-policy'])
       const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? ''
       expect(scriptSrc.trim()).toBe("script-src 'self'")
       expect(csp).toContain("object-src 'none'")
-      expect(res.headers['x-content-type-options']).toBe('nosniff')
-      expect(res.headers['strict-transport-security']).toBeDefined()
+      expect(page.headers['x-content-type-options']).toBe('nosniff')
+      expect(page.headers['strict-transport-security']).toBeDefined()
+
+      const api = await app.inject({ url: '/api/api2/announcement' })
+      expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'")
+      expect(api.headers['x-content-type-options']).toBe('nosniff')
+      expect(api.headers['cross-origin-resource-policy']).toBe('same-origin')
+      expect(api.headers['cache-control']).toBe('no-store')
     } finally {
       await app.close()
     }

@@ -60,7 +60,10 @@ export const emulatorPlugin = fp(
       ledger: new LedgerRepository(db),
       accounts,
       addSeeder: (s) => seeders.push(s),
-      reset: () => reseed(db, seeders, seedCtx()),
+      reset: async () => {
+        await reseed(db, seeders, seedCtx())
+        accounts.sessions.clearCache()
+      },
     }
     app.decorate('emu', emu)
     app.decorateRequest('player', null)

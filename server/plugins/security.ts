@@ -31,6 +31,18 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   return headers
 }
 
+/**
+ * What a JSON answer needs (OWASP REST guidance): no sniffing, not framable, not loadable by
+ * other origins, not cached. The document set (CSP directives for scripts, styles, frames…) means
+ * nothing to a JSON body, and sending a dozen headers on every API answer costs measurable throughput.
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+}
+
 /** Security headers with a CSP that allows no inline script, and per-route rate limits that answer in the envelope. */
 export const security = fp(
   async (
@@ -62,10 +74,13 @@ export const security = fp(
       crossOriginEmbedderPolicy: false,
     })
     app.addHook('onRequest', (request, reply, done) => {
-      // Swagger UI sets its own, stricter CSP with hashes for its page.
-      const skip =
-        request.url.startsWith('/api-docs') || (opts.passThroughApi && request.url.startsWith('/api/'))
-      if (!skip) reply.headers(headers)
+      const url = request.url
+      if (url.startsWith('/api/')) {
+        if (!opts.passThroughApi) reply.headers(API_HEADERS)
+      } else if (!url.startsWith('/api-docs')) {
+        // Swagger UI sets its own, stricter CSP with hashes for its page.
+        reply.headers(headers)
+      }
       done()
     })
     await app.register(fastifyRateLimit, {

@@ -4,12 +4,13 @@ import { z } from 'zod'
 
 const numeric = (error: string) =>
   z
+    // Text first: query and form values always arrive as text, so the common case matches at once.
     .union([
-      z.number(),
       z
         .string()
         .trim()
         .regex(/^-?\d+$/, { error }),
+      z.number(),
     ])
     .transform(Number)
 

@@ -12,7 +12,17 @@ export interface SessionRow {
   ended_at: number | null
 }
 
+/** How long a looked-up session is trusted without asking SQLite again (wall time, not emulator time). */
+const CACHE_MS = 2_000
+const CACHE_LIMIT = 10_000
+
 export class SessionRepository {
+  /**
+   * Sessions looked up in the last moments, by raw token: the hot path then neither hashes nor
+   * queries. Whatever this process changes (logout, password change, a tester's expire, a reset)
+   * drops the entries at once; the short lifetime bounds what another process could change.
+   */
+  private readonly cache = new Map<string, { row: SessionRow; until: number }>()
   private readonly insert
   private readonly byHash
   private readonly end
@@ -39,17 +49,35 @@ export class SessionRepository {
 
   /** The live session for a token, or undefined when unknown, ended or expired at `now`. */
   live(token: string, now: number): SessionRow | undefined {
-    const row = this.byHash.get(hashToken(token))
+    const wall = Date.now()
+    const cached = this.cache.get(token)
+    let row = cached && cached.until > wall ? cached.row : undefined
+    if (!row) {
+      row = this.byHash.get(hashToken(token))
+      if (row && row.ended_at === null) {
+        if (this.cache.size >= CACHE_LIMIT) this.cache.clear()
+        this.cache.set(token, { row, until: wall + CACHE_MS })
+      } else this.cache.delete(token)
+    }
     if (!row || row.ended_at !== null || row.expires_at <= now) return undefined
     return row
   }
 
+  /** Forgets every cached session (after the data was reset underneath). */
+  clearCache(): void {
+    this.cache.clear()
+  }
+
   endToken(token: string, now: number): boolean {
+    this.cache.delete(token)
     return this.end.run(now, hashToken(token)).changes > 0
   }
 
   /** Ends every other session of a player (after a password change). */
   endOthers(playerId: number, keepToken: string, now: number): number {
+    for (const [token, { row }] of this.cache) {
+      if (row.player_id === playerId && token !== keepToken) this.cache.delete(token)
+    }
     return this.endForPlayer.run(now, playerId, hashToken(keepToken)).changes
   }
 }
