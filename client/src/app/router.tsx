@@ -41,24 +41,12 @@ function planned(path: string, title: string, description: string, back?: string
 
 const tabs: RouteObject[] = [
   page(paths.home, { title: '首页' }, () => import('../features/home/home-page').then((m) => m.HomePage)),
-  {
-    path: paths.activity,
-    handle: {
-      title: '活动',
-      description: '平台当前的优惠活动与奖励。每个活动都有详情页，说明参与条件、奖励内容与活动时间。',
-    } satisfies RouteHandle,
-    lazy: tabSection,
-    errorElement: <RouteError />,
-  },
-  {
-    path: paths.service,
-    handle: {
-      title: '客服',
-      description: '联系在线客服，咨询充值、提现、游戏规则与账户安全等问题。客服会在聊天软件中回复您。',
-    } satisfies RouteHandle,
-    lazy: tabSection,
-    errorElement: <RouteError />,
-  },
+  page(paths.activity, { title: '活动' }, () =>
+    import('../features/content/activity-page').then((m) => m.ActivityPage),
+  ),
+  page(paths.service, { title: '客服' }, () =>
+    import('../features/content/service-page').then((m) => m.ServicePage),
+  ),
   page(paths.mine, { title: '我的' }, () => import('../features/mine/mine-page').then((m) => m.MinePage)),
 ]
 
@@ -81,7 +69,9 @@ const standalone: RouteObject[] = [
     '使用 USDT 为钱包充值：选择网络，获取收款地址或二维码，转账到账后余额自动增加。',
   ),
   planned(paths.withdraw, '提现', '把钱包余额提现到您绑定的 USDT 地址，提交前需要输入支付密码。', paths.mine),
-  planned(paths.newbie, '新手指引', '第一次使用？这里介绍注册、充值、参与游戏与提现的基本步骤。'),
+  page(paths.newbie, { title: '新手指引' }, () =>
+    import('../features/content/newbie-page').then((m) => m.NewbiePage),
+  ),
   planned(paths.betHistory, '投注记录', '查看您的每一笔投注：游戏、金额、开奖结果与派奖情况。', paths.mine),
   planned(
     paths.walletAddresses,
@@ -101,8 +91,8 @@ const standalone: RouteObject[] = [
     '钱包的每一笔收支：充值、提现、投注、派奖与返水，按时间排列。',
     paths.mine,
   ),
-  planned(paths.vpn, 'VPN', '访问加速与网络连接的说明。'),
-  planned(paths.prizePool, '奖池', '查看当前奖池金额与奖池的派发规则。'),
+  page(paths.vpn, { title: '网络帮助' }, () => import('../features/content/vpn-page').then((m) => m.VpnPage)),
+  page(paths.prizePool, { title: '奖池' }, () => import('../features/content/pond-page').then((m) => m.PondPage)),
   page(paths.gameBlock, { title: '区块游戏' }, () =>
     import('../features/games/game-page').then((m) => m.GamePage),
   ),
@@ -119,17 +109,29 @@ const standalone: RouteObject[] = [
   page(paths.gameRacing, { title: '赛车' }, () =>
     import('../features/games/game-page').then((m) => m.GamePage),
   ),
-  planned(paths.study, '教程', '各游戏的玩法说明与规则教程。'),
+  page(paths.gameResultsHistory, { title: '开奖记录' }, () =>
+    import('../features/games/results-history-page').then((m) => m.ResultsHistoryPage),
+  ),
+  page(paths.gameRulesPage, { title: '游戏规则' }, () =>
+    import('../features/games/rules-page').then((m) => m.RulesPage),
+  ),
+  page(paths.study, { title: '教程' }, () => import('../features/content/study-page').then((m) => m.StudyPage)),
   page(paths.inviteFriends, { title: '邀请好友', back: paths.mine }, () =>
     import('../features/agent/invite-friends-page').then((m) => m.InviteFriendsPage),
   ),
   page(paths.performanceRecord, { title: '业绩记录', back: paths.mine }, () =>
     import('../features/agent/performance-record-page').then((m) => m.PerformanceRecordPage),
   ),
-  planned(paths.third, '第三方游戏', '进入合作平台提供的游戏。'),
+  page(paths.third, { title: '第三方页面' }, () =>
+    import('../features/content/third-page').then((m) => m.ThirdPage),
+  ),
   planned(paths.testBet, '试玩投注', '不花费余额，体验投注与开奖的流程。'),
-  planned(paths.activityImages, '活动海报', '活动的宣传图片，可保存后分享。', paths.activity),
-  planned(paths.activityDetail, '活动详情', '活动的参与条件、奖励内容与活动时间。', paths.activity),
+  page(paths.activityImages, { title: '活动海报', back: paths.activity }, () =>
+    import('../features/content/activity-images-page').then((m) => m.ActivityImagesPage),
+  ),
+  page(paths.activityDetail, { title: '活动详情', back: paths.activity }, () =>
+    import('../features/content/activity-detail-page').then((m) => m.ActivityDetailPage),
+  ),
 ]
 
 export const routes: RouteObject[] = [

@@ -16,7 +16,6 @@ import {
 import type { GameCode } from '../../../../shared/games/config'
 import { BalanceText } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
-import { StatusPage } from '../../components/status-page/status-page'
 import { loginPath, paths } from '../../config/paths'
 import { callApi, newIdempotencyKey } from '../../lib/http'
 import { refreshBalance } from '../../lib/session-actions'
@@ -38,6 +37,7 @@ import { formatCountdown } from './countdown'
 import { DrawNumbers } from './draw-numbers'
 import { gameFromPath, resultsHistoryPath, rulesPath, verifyPath } from './game-links'
 import { beep } from './sound'
+import { UnknownGame } from './unknown-game'
 import { type Round, useRound } from './use-round'
 import './games.css'
 
@@ -47,18 +47,7 @@ type Rules = DataOf<typeof gameRules>
 /** One page for every game: the routes differ only in the game code of their path. */
 export function GamePage() {
   const game = gameFromPath(useLocation().pathname)
-  if (!game)
-    return (
-      <StatusPage
-        title="没有这个游戏"
-        description="请从首页进入游戏。"
-        actions={
-          <Link className="status-page__button" to={paths.home}>
-            返回首页
-          </Link>
-        }
-      />
-    )
+  if (!game) return <UnknownGame />
   return <GameView key={game} game={game} />
 }
 

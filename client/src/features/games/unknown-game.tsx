@@ -1,0 +1,18 @@
+import { Link } from 'react-router-dom'
+import { StatusPage } from '../../components/status-page/status-page'
+import { paths } from '../../config/paths'
+
+/** A games path whose game code is not one of ours. */
+export function UnknownGame() {
+  return (
+    <StatusPage
+      title="没有这个游戏"
+      description="请从首页进入游戏。"
+      actions={
+        <Link className="status-page__button" to={paths.home}>
+          返回首页
+        </Link>
+      }
+    />
+  )
+}
