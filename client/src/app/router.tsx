@@ -27,7 +27,6 @@ const lazyPage = (load: Load) => async () => {
 }
 
 const section = lazyPage(() => import('./routes/section-page').then((m) => m.SectionPage))
-const tabSection = lazyPage(() => import('./routes/section-page').then((m) => m.TabSectionPage))
 
 function page(path: string, handle: RouteHandle, load: Load): RouteObject {
   return { path, handle, lazy: lazyPage(load), errorElement: <RouteError /> }
@@ -92,7 +91,9 @@ const standalone: RouteObject[] = [
     paths.mine,
   ),
   page(paths.vpn, { title: '网络帮助' }, () => import('../features/content/vpn-page').then((m) => m.VpnPage)),
-  page(paths.prizePool, { title: '奖池' }, () => import('../features/content/pond-page').then((m) => m.PondPage)),
+  page(paths.prizePool, { title: '奖池' }, () =>
+    import('../features/content/pond-page').then((m) => m.PondPage),
+  ),
   page(paths.gameBlock, { title: '区块游戏' }, () =>
     import('../features/games/game-page').then((m) => m.GamePage),
   ),
@@ -115,7 +116,9 @@ const standalone: RouteObject[] = [
   page(paths.gameRulesPage, { title: '游戏规则' }, () =>
     import('../features/games/rules-page').then((m) => m.RulesPage),
   ),
-  page(paths.study, { title: '教程' }, () => import('../features/content/study-page').then((m) => m.StudyPage)),
+  page(paths.study, { title: '教程' }, () =>
+    import('../features/content/study-page').then((m) => m.StudyPage),
+  ),
   page(paths.inviteFriends, { title: '邀请好友', back: paths.mine }, () =>
     import('../features/agent/invite-friends-page').then((m) => m.InviteFriendsPage),
   ),

@@ -1,0 +1,67 @@
+import Button from 'antd-mobile/es/components/button'
+import Skeleton from 'antd-mobile/es/components/skeleton'
+import Tag from 'antd-mobile/es/components/tag'
+import { Link, useSearchParams } from 'react-router-dom'
+import { activityDetail } from '../../../../shared/contract/content'
+import { idParam } from '../../../../shared/contract/fields'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { paths } from '../../config/paths'
+import { useApi } from '../../lib/use-api'
+import { ACTIVITY_STATUS, activityPeriod } from './content-format'
+import { RichHtml } from './rich-html'
+import './content.css'
+
+function Detail({ id }: { id: number }) {
+  const { data, error } = useApi(activityDetail, { id })
+  if (error) {
+    return (
+      <div className="content">
+        <p className="content__intro">活动不存在或已下线。</p>
+        <Link to={paths.activity}>
+          <Button block>查看全部活动</Button>
+        </Link>
+      </div>
+    )
+  }
+  if (!data) return <Skeleton.Paragraph lineCount={10} animated />
+  const status = ACTIVITY_STATUS[data.status]
+  return (
+    <article className="content">
+      <img className="content__cover" src={data.cover} alt="" />
+      <h2 className="content__title">{data.title}</h2>
+      <span className="content__meta">
+        <Tag color={status.color}>{status.label}</Tag>
+        <span>{activityPeriod(data.starts_at, data.ends_at)}</span>
+      </span>
+      <div className="content__card">
+        <RichHtml html={data.content_html} />
+      </div>
+      {data.images.length > 0 ? (
+        <div className="content__images">
+          {data.images.map((image) => (
+            <img key={image.url} className="content__cover" src={image.url} alt={image.alt} loading="lazy" />
+          ))}
+        </div>
+      ) : null}
+    </article>
+  )
+}
+
+export function ActivityDetailPage() {
+  const [params] = useSearchParams()
+  const id = idParam.safeParse(params.get('id') ?? '')
+  return (
+    <PageShell title="活动详情" fallback={paths.activity}>
+      {id.success ? (
+        <Detail id={id.data} />
+      ) : (
+        <div className="content">
+          <p className="content__intro">链接中缺少活动编号。</p>
+          <Link to={paths.activity}>
+            <Button block>查看全部活动</Button>
+          </Link>
+        </div>
+      )}
+    </PageShell>
+  )
+}

@@ -1,0 +1,47 @@
+import Empty from 'antd-mobile/es/components/empty'
+import List from 'antd-mobile/es/components/list'
+import { prizePool } from '../../../../shared/contract/content'
+import { HIDDEN_AMOUNT } from '../../components/balance-text/balance-text'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { useSession } from '../../lib/session-store'
+import { useApi } from '../../lib/use-api'
+import { formatDateTime } from './content-format'
+import './content.css'
+
+/** How often the pool amount is re-read while the page is open. */
+const POOL_REFRESH_MS = 5000
+
+export function PondPage() {
+  const hidden = useSession((s) => s.hideAmount)
+  const { data } = useApi(prizePool, undefined, { refreshInterval: POOL_REFRESH_MS })
+  const amount = (value: string) => (hidden ? HIDDEN_AMOUNT : value)
+  return (
+    <PageShell title="奖池">
+      <div className="content">
+        <section className="content__hero" aria-label="当前奖池">
+          <p>当前奖池（USDT）</p>
+          <p className="content__big" data-testid="pool-amount">
+            {data ? amount(data.amount) : '—'}
+          </p>
+          <p className="content__meta content__meta--light">
+            {data ? `每笔投注的 ${data.rate} 注入奖池 · 更新于 ${formatDateTime(data.updated_at)}` : '加载中'}
+          </p>
+        </section>
+        <List className="content__list" header="最近中奖">
+          {data?.winners.map((winner) => (
+            <List.Item
+              key={`${winner.won_at}-${winner.name}-${winner.amount}`}
+              description={`${winner.game} · ${formatDateTime(winner.won_at)}`}
+              extra={amount(winner.amount)}
+            >
+              {winner.name}
+            </List.Item>
+          ))}
+        </List>
+        {data && data.winners.length === 0 ? (
+          <Empty className="content__empty" description="暂无中奖记录" />
+        ) : null}
+      </div>
+    </PageShell>
+  )
+}

@@ -1,0 +1,51 @@
+import Button from 'antd-mobile/es/components/button'
+import Collapse from 'antd-mobile/es/components/collapse'
+import Skeleton from 'antd-mobile/es/components/skeleton'
+import { useEffect, useRef } from 'react'
+import { serviceInfo } from '../../../../shared/contract/content'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { openChat } from '../../lib/chat-link'
+import { useApi } from '../../lib/use-api'
+import { RichHtml } from './rich-html'
+import './content.css'
+
+/** The customer-service tab: the chat (app first, web after the fallback delay) and the FAQ. */
+export function ServicePage() {
+  const { data } = useApi(serviceInfo, undefined)
+  const stopChat = useRef<() => void>(() => {})
+  useEffect(() => () => stopChat.current(), [])
+
+  const contact = () => {
+    if (!data) return
+    stopChat.current()
+    stopChat.current = openChat({ appUrl: data.app_url, webUrl: data.web_url })
+  }
+
+  return (
+    <PageShell title="客服" back={false}>
+      <div className="content">
+        <section className="content__hero" aria-label="在线客服">
+          <p className="content__title">在线客服</p>
+          <p>充值、提现、游戏规则与账户安全问题，客服在聊天软件中为您解答。</p>
+          <p>服务时间：{data?.hours ?? '—'}</p>
+          <Button color="default" disabled={!data} onClick={contact}>
+            联系在线客服
+          </Button>
+        </section>
+        <h2 className="content__title">常见问题</h2>
+        {data ? (
+          <Collapse className="content__articles" accordion>
+            {data.faq.map((item) => (
+              <Collapse.Panel key={String(item.id)} title={item.question}>
+                <RichHtml html={item.answer_html} />
+              </Collapse.Panel>
+            ))}
+          </Collapse>
+        ) : (
+          <Skeleton.Paragraph lineCount={6} animated />
+        )}
+        <p className="content__tip">客服不会索要您的登录密码或支付密码，请勿告诉任何人。</p>
+      </div>
+    </PageShell>
+  )
+}

@@ -1,0 +1,73 @@
+import Button from 'antd-mobile/es/components/button'
+import List from 'antd-mobile/es/components/list'
+import Skeleton from 'antd-mobile/es/components/skeleton'
+import { useNavigate, useSearchParams } from 'react-router-dom'
+import { thirdPartyPages } from '../../../../shared/contract/content'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { paths } from '../../config/paths'
+import { useApi } from '../../lib/use-api'
+import { allowedThirdParty } from './content-format'
+import './content.css'
+
+/** A partner's page in a frame, only when the server's allow-list names it. */
+export function ThirdPage() {
+  const navigate = useNavigate()
+  const [params] = useSearchParams()
+  const key = params.get('key')
+  const { data } = useApi(thirdPartyPages, undefined)
+  const page = data ? allowedThirdParty(data.list, key) : null
+
+  if (!data) {
+    return (
+      <PageShell title="第三方页面">
+        <Skeleton.Paragraph lineCount={6} animated />
+      </PageShell>
+    )
+  }
+
+  if (!page) {
+    return (
+      <PageShell title="第三方页面">
+        <div className="content">
+          <section className="content__card" role="alert">
+            <h2 className="content__title">无法打开此页面</h2>
+            <p className="content__intro">
+              {key
+                ? '该页面不在平台允许的合作页面列表中，为了您的安全已拒绝打开。'
+                : '链接中没有指定要打开的页面。'}
+            </p>
+          </section>
+          {data.list.length > 0 ? (
+            <List className="content__list" header="可访问的合作页面">
+              {data.list.map((item) => (
+                <List.Item
+                  key={item.key}
+                  arrowIcon
+                  onClick={() => navigate(`${paths.third}?key=${encodeURIComponent(item.key)}`)}
+                >
+                  {item.title}
+                </List.Item>
+              ))}
+            </List>
+          ) : null}
+          <Button block onClick={() => navigate(paths.home)}>
+            返回首页
+          </Button>
+        </div>
+      </PageShell>
+    )
+  }
+
+  return (
+    <PageShell title={page.title}>
+      <iframe
+        className="content__frame"
+        title={page.title}
+        src={page.url}
+        // The partner's page runs in its own origin; no top navigation, no access to ours.
+        sandbox="allow-scripts allow-same-origin allow-forms allow-popups"
+        referrerPolicy="no-referrer"
+      />
+    </PageShell>
+  )
+}
