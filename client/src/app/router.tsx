@@ -62,33 +62,36 @@ const standalone: RouteObject[] = [
   page(paths.payPasswordChange, { title: '支付密码' }, () =>
     import('../features/security/pay-password-page').then((m) => m.PayPasswordPage),
   ),
-  planned(
-    paths.topUp,
-    '充值',
-    '使用 USDT 为钱包充值：选择网络，获取收款地址或二维码，转账到账后余额自动增加。',
+  page(paths.topUp, { title: '充值' }, () =>
+    import('../features/wallet/top-up-page').then((m) => m.TopUpPage),
   ),
-  planned(paths.withdraw, '提现', '把钱包余额提现到您绑定的 USDT 地址，提交前需要输入支付密码。', paths.mine),
+  page(paths.withdraw, { title: '提现', back: paths.mine }, () =>
+    import('../features/wallet/withdraw-page').then((m) => m.WithdrawPage),
+  ),
   page(paths.newbie, { title: '新手指引' }, () =>
     import('../features/content/newbie-page').then((m) => m.NewbiePage),
   ),
-  planned(paths.betHistory, '投注记录', '查看您的每一笔投注：游戏、金额、开奖结果与派奖情况。', paths.mine),
-  planned(
-    paths.walletAddresses,
-    '钱包地址',
-    '管理用于提现的 USDT 地址：添加新地址、设为默认或删除。',
-    paths.mine,
+  page(paths.betHistory, { title: '投注记录', back: paths.mine }, () =>
+    import('../features/games/bet-history-page').then((m) => m.BetHistoryPage),
+  ),
+  page(paths.verify, { title: '验证' }, () =>
+    import('../features/games/verify-page').then((m) => m.VerifyPage),
+  ),
+  page(paths.walletAddresses, { title: '钱包地址', back: paths.mine }, () =>
+    import('../features/wallet/addresses-page').then((m) => m.AddressesPage),
   ),
   planned(paths.betAddresses, '投注地址', '管理用于转账投注的钱包地址：绑定、修改或删除。', paths.mine),
-  planned(paths.exchange, '兑换', '在 USDT 与 TRX 之间兑换，兑换前会显示当前汇率。', paths.mine),
-  planned(paths.topUpHistory, '充值记录', '查看充值与提现的历史记录及每一笔的处理状态。', paths.mine),
+  page(paths.exchange, { title: '兑换', back: paths.mine }, () =>
+    import('../features/wallet/exchange-page').then((m) => m.ExchangePage),
+  ),
+  page(paths.topUpHistory, { title: '充值提现记录', back: paths.mine }, () =>
+    import('../features/wallet/history-page').then((m) => m.HistoryPage),
+  ),
   page(paths.rebate, { title: '返水', back: paths.mine }, () =>
     import('../features/agent/backwater-page').then((m) => m.BackwaterPage),
   ),
-  planned(
-    paths.finance,
-    '资金明细',
-    '钱包的每一笔收支：充值、提现、投注、派奖与返水，按时间排列。',
-    paths.mine,
+  page(paths.finance, { title: '资金明细', back: paths.mine }, () =>
+    import('../features/wallet/fund-flow-page').then((m) => m.FundFlowPage),
   ),
   page(paths.vpn, { title: '网络帮助' }, () => import('../features/content/vpn-page').then((m) => m.VpnPage)),
   page(paths.prizePool, { title: '奖池' }, () =>
