@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs'
+import { IDEMPOTENCY_HEADER, TOKEN_HEADER } from '../shared/constants'
+import { toMicro } from '../shared/money'
+import { baseUrl, login, registerPlayer } from './support/emu'
+import { expect, openLoggedIn, recordToasts, test, toast, toastsSeen } from './support/test'
+
+/** The invite page's poster and copy buttons, and a rebate claim that lands in the ledger. */
+
+interface Envelope<T> {
+  code: number
+  msg?: string
+  data: T
+}
+
+async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<T> {
+  const headers = new Headers(init.headers)
+  if (init.token) headers.set(TOKEN_HEADER, init.token)
+  const res = await fetch(`${baseUrl()}${path}`, { ...init, headers })
+  const body = (await res.json()) as Envelope<T>
+  if (!res.ok || (body.code !== 1 && body.code !== 200)) {
+    throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`)
+  }
+  return body.data
+}
+
+interface Round {
+  round_id: string
+  ms_to_seal: number
+  ms_to_draw: number
+  next: { round_id: string; draw_at: number }
+  draw_at: number
+  server_time: number
+}
+
+/** Stakes `amount` on hash size 大 and moves the world clock past the draw, so the bet settles. */
+async function betAndSettle(token: string, amount: string): Promise<void> {
+  const round = await call<Round>('/api/games/round?game=hassize')
+  // Too close to sealing: the next round is still open for certain.
+  const useNext = round.ms_to_seal < 5_000
+  const roundId = useNext ? round.next.round_id : round.round_id
+  const drawAt = useNext ? round.next.draw_at : round.draw_at
+  await call('/api/games/bet', {
+    method: 'POST',
+    token,
+    headers: { 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: `agent-e2e-${Date.now()}` },
+    body: JSON.stringify({ game: 'hassize', round_id: roundId, bets: [{ bet_type: 'big', amount }] }),
+  })
+  await call('/__emu/clock/advance', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms: drawAt - round.server_time + 2_000 }),
+  })
+}
+
+test('the invite poster downloads as a PNG and says 截图已下载', async ({ page }) => {
+  await openLoggedIn(page, '/invite-friends')
+  await expect(page.getByTestId('invite-code')).toHaveText('DEMO88')
+  await expect(page.getByRole('img', { name: '邀请二维码' })).toBeVisible()
+
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: '保存海报' }).click()
+  const file = await download
+  expect(file.suggestedFilename()).toMatch(/^\d+\.png$/)
+  await expect(toast(page, '截图已下载')).toBeVisible()
+
+  const path = await file.path()
+  const bytes = readFileSync(path)
+  // The PNG signature: the capture really is an image, not an empty or error file.
+  expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+})
+
+test('copying the invite link says 复制成功 and puts the link on the clipboard', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await recordToasts(page)
+  await openLoggedIn(page, '/invite-friends')
+  const link = page.getByTestId('invite-link')
+  await expect(link).toContainText('invite_code=DEMO88')
+  const expected = (await link.textContent()) ?? ''
+
+  await page.getByRole('button', { name: '复制链接' }).click()
+  await expect(toast(page, '复制成功')).toBeVisible()
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(expected)
+  expect(await toastsSeen(page)).not.toContain('复制失败')
+})
+
+test('a claimed rebate is paid into the balance and appears in the fund flow', async ({ page }) => {
+  test.setTimeout(90_000)
+  const player = await registerPlayer()
+  await call('/__emu/scenarios/deposit-arrives/activate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ params: { phone: player.phone, password: player.password, amount: '500' } }),
+  })
+  const { token } = await login(player.phone, player.password)
+  // 200.00 of turnover reaches the first tier (from 100.00).
+  await betAndSettle(token, '200')
+
+  interface Summary {
+    claimable: string
+    claimed_today: boolean
+  }
+  await expect
+    .poll(async () => toMicro((await call<Summary>('/api/rebate/summary', { token })).claimable), {
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(0)
+  const { claimable } = await call<Summary>('/api/rebate/summary', { token })
+
+  await openLoggedIn(page, '/backwater', player)
+  await expect(page.getByTestId('claimable')).toHaveText(claimable)
+  await page.getByRole('button', { name: '一键领取' }).click()
+  await expect(toast(page, `领取成功 ${claimable} USDT`)).toBeVisible()
+  await expect(page.getByRole('button', { name: '今日已领取' })).toBeDisabled()
+  await expect(page.getByText(`+${claimable}`)).toBeVisible()
+
+  interface FundFlow {
+    list: { type: string; amount: string }[]
+  }
+  const flow = await call<FundFlow>('/api/api2/fund-flow?type=rebate', { token })
+  expect(flow.list).toHaveLength(1)
+  expect(flow.list[0]?.type).toBe('rebate')
+  expect(toMicro(flow.list[0]?.amount ?? '0')).toBe(toMicro(claimable))
+
+  // Once a day: the summary now says so and nothing is left to claim.
+  const after = await call<Summary>('/api/rebate/summary', { token })
+  expect(after.claimed_today).toBe(true)
+  expect(toMicro(after.claimable)).toBe(0)
+})
