@@ -13,6 +13,7 @@ import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
 import { callApi } from '../../lib/http'
 import { useSession } from '../../lib/session-store'
+import { amountText } from './bet-slip'
 import { GAME_NAMES, verifyPath } from './game-links'
 import './games.css'
 
@@ -123,7 +124,7 @@ function BetList({ filters }: { filters: BetFilters }) {
     setHasMore(res.has_more)
   }, [filters])
 
-  const money = (v: string) => (hidden ? '****' : v)
+  const money = (v: string) => (hidden ? '****' : amountText(v))
   return (
     <>
       {summary ? (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  amountText,
   checkSlip,
   emptySlip,
   potentialPayout,
@@ -54,5 +55,13 @@ describe('bet slip', () => {
     expect(checkSlip(slipReducer(one, { type: 'set', amount: '101' }), limits).ok).toBe(false)
     expect(checkSlip(slipReducer(one, { type: 'set', amount: '60' }), limits).message).toBe('余额不足')
     expect(checkSlip(slipReducer(one, { type: 'set', amount: '50' }), limits).ok).toBe(true)
+  })
+})
+
+describe('amountText', () => {
+  it('shows a server amount with two places, cut not rounded', () => {
+    expect(amountText('19.500000')).toBe('19.50')
+    expect(amountText('0.019999')).toBe('0.01')
+    expect(amountText('7')).toBe('7.00')
   })
 })

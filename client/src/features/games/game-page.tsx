@@ -24,6 +24,7 @@ import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { AwardText } from './award-text'
 import {
+  amountText,
   CHIPS,
   checkSlip,
   emptySlip,
@@ -220,7 +221,7 @@ function BetSlip({ game, rules, round, sealed, onPlaced }: BetSlipProps) {
         },
         { idempotencyKey: idempotencyKey.current },
       )
-      session.setBalance(res.balance)
+      session.setBalance(amountText(res.balance))
       onPlaced((bets) => [...res.bets, ...bets.filter((b) => !res.bets.some((n) => n.id === b.id))])
       setConfirming(false)
       dispatch({ type: 'clear' })
@@ -353,11 +354,11 @@ function MyBets({ bets }: { bets: BetItem[] }) {
           extra={
             <span data-testid="my-bet-status" data-status={b.status}>
               {BET_STATUS_LABEL[b.status]}
-              {b.status === 'won' || b.status === 'draw' ? ` +${hidden ? '****' : b.payout}` : ''}
+              {b.status === 'won' || b.status === 'draw' ? ` +${hidden ? '****' : amountText(b.payout)}` : ''}
             </span>
           }
         >
-          {b.label} · {hidden ? '****' : b.stake}
+          {b.label} · {hidden ? '****' : amountText(b.stake)}
         </List.Item>
       ))}
     </List>
