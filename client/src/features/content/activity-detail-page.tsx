@@ -25,6 +25,8 @@ function Detail({ id }: { id: number }) {
   }
   if (!data) return <Skeleton.Paragraph lineCount={10} animated />
   const status = ACTIVITY_STATUS[data.status]
+  // The rich content often shows some of the images itself; those are not repeated below it.
+  const extraImages = data.images.filter((image) => !data.content_html.includes(image.url))
   return (
     <article className="content">
       <img className="content__cover" src={data.cover} alt="" />
@@ -36,9 +38,9 @@ function Detail({ id }: { id: number }) {
       <div className="content__card">
         <RichHtml html={data.content_html} />
       </div>
-      {data.images.length > 0 ? (
+      {extraImages.length > 0 ? (
         <div className="content__images">
-          {data.images.map((image) => (
+          {extraImages.map((image) => (
             <img key={image.url} className="content__cover" src={image.url} alt={image.alt} loading="lazy" />
           ))}
         </div>

@@ -8,6 +8,15 @@ import { useApi } from '../../lib/use-api'
 import { formatDateTime } from './content-format'
 import './content.css'
 
+/** Winners name the game by its code; shown by its Chinese name (an unknown code as it is). */
+const GAME_NAMES: Record<string, string> = {
+  qukuai: '区块游戏',
+  hassize: '哈希大小',
+  kuaisan: '快三',
+  shishicai: '时时彩',
+  saiche: '赛车',
+}
+
 /** How often the pool amount is re-read while the page is open. */
 const POOL_REFRESH_MS = 5000
 
@@ -31,7 +40,7 @@ export function PondPage() {
           {data?.winners.map((winner) => (
             <List.Item
               key={`${winner.won_at}-${winner.name}-${winner.amount}`}
-              description={`${winner.game} · ${formatDateTime(winner.won_at)}`}
+              description={`${GAME_NAMES[winner.game] ?? winner.game} · ${formatDateTime(winner.won_at)}`}
               extra={amount(winner.amount)}
             >
               {winner.name}

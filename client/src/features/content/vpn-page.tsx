@@ -1,5 +1,5 @@
 import Button from 'antd-mobile/es/components/button'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { networkHelp, ping } from '../../../../shared/contract/content'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { callApi } from '../../lib/http'
@@ -39,6 +39,16 @@ export function VpnPage() {
       setRunning(false)
     }
   }
+
+  // Measured once as soon as the thresholds are known, so the answer is there on arrival.
+  const measuredOnce = useRef(false)
+  const ready = data !== undefined
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once when the help arrives; run is re-created each render
+  useEffect(() => {
+    if (!ready || measuredOnce.current) return
+    measuredOnce.current = true
+    void run()
+  }, [ready])
 
   const median = medianMs(samples)
   const quality = median !== null && data ? classifyRoundTrip(median, data.good_ms, data.fair_ms) : null
