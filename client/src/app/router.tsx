@@ -100,7 +100,9 @@ const standalone: RouteObject[] = [
   page(paths.gameBlock, { title: '区块游戏' }, () =>
     import('../features/games/game-page').then((m) => m.GamePage),
   ),
-  planned(paths.gameTrend, '走势', '查看各游戏的历史开奖走势与路单。'),
+  page(paths.gameTrend, { title: '走势' }, () =>
+    import('../features/games/trend-page').then((m) => m.TrendPage),
+  ),
   page(paths.gameHashSize, { title: '哈希大小' }, () =>
     import('../features/games/game-page').then((m) => m.GamePage),
   ),

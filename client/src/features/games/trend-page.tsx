@@ -1,0 +1,131 @@
+import Selector from 'antd-mobile/es/components/selector'
+import Skeleton from 'antd-mobile/es/components/skeleton'
+import Tabs from 'antd-mobile/es/components/tabs'
+import { useState } from 'react'
+import { betHistory, gameResults } from '../../../../shared/contract/games'
+import { GAME_CODES, type GameCode } from '../../../../shared/games/config'
+import { beadPlate, bigRoad, countLabels } from '../../../../shared/games/roadmap'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { useApi } from '../../lib/use-api'
+import { labelWord } from './draw-numbers'
+import { GAME_NAMES } from './game-links'
+import { attributeName, attributesOf, labelColour, labelsOf, myLabels } from './trend'
+import './games.css'
+
+const WORDS: Record<string, string> = { won: '赢', lost: '输' }
+const word = (label: string) => WORDS[label] ?? labelWord(label)
+
+/** `/games/zoushi`: bead plate, big road and counts for a game's attribute, and the player's own trend. */
+export function TrendPage() {
+  const [game, setGame] = useState<GameCode>('qukuai')
+  const [attribute, setAttribute] = useState<string | null>(null)
+  const { data } = useApi(gameResults, { game, page: 1, page_size: 100 }, { refreshInterval: 10_000 })
+  const draws = data?.list ?? []
+  const attributes = attributesOf(draws)
+  const chosen = attribute && attributes.includes(attribute) ? attribute : (attributes[0] ?? null)
+
+  return (
+    <PageShell title="走势" fallback={paths.home}>
+      <div className="games-filters">
+        <Selector
+          options={GAME_CODES.map((g) => ({ label: GAME_NAMES[g], value: g }))}
+          value={[game]}
+          onChange={(v) => {
+            const next = GAME_CODES.find((g) => g === v[0])
+            if (next) setGame(next)
+          }}
+        />
+      </div>
+      <Tabs>
+        <Tabs.Tab title="开奖走势" key="draws">
+          {data ? (
+            <>
+              <div className="games-filters">
+                <Selector
+                  options={attributes.map((a) => ({ label: attributeName(a), value: a }))}
+                  value={chosen ? [chosen] : []}
+                  onChange={(v) => v[0] && setAttribute(v[0])}
+                />
+              </div>
+              {chosen ? <Grids labels={labelsOf(draws, chosen)} /> : <p className="games-links">暂无开奖</p>}
+            </>
+          ) : (
+            <Skeleton.Paragraph lineCount={6} animated />
+          )}
+        </Tabs.Tab>
+        <Tabs.Tab title="我的走势" key="mine">
+          <RequireLogin>
+            <MyTrend game={game} />
+          </RequireLogin>
+        </Tabs.Tab>
+      </Tabs>
+    </PageShell>
+  )
+}
+
+function MyTrend({ game }: { game: GameCode }) {
+  const { data } = useApi(betHistory, { game, page: 1, page_size: 100 })
+  if (!data) return <Skeleton.Paragraph lineCount={6} animated />
+  const labels = myLabels(data.list)
+  if (labels.length === 0) return <p className="games-links">暂无已开奖的投注</p>
+  return <Grids labels={labels} />
+}
+
+function Grids({ labels }: { labels: string[] }) {
+  const plate = beadPlate(labels)
+  const road = bigRoad(labels)
+  const counts = countLabels(labels)
+  return (
+    <div data-testid="trend-grids">
+      <div className="games-counts" data-testid="trend-counts">
+        {Object.entries(counts).map(([label, n]) => (
+          <span key={label} className={`games-count--${labelColour(label)}`}>
+            {word(label)} {n}
+          </span>
+        ))}
+      </div>
+      <h3 className="games-grid__title">珠盘路</h3>
+      <div className="games-grid" data-testid="bead-plate">
+        {plate.map((col, c) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a grid column is its position
+          <div key={c} className="games-grid__col">
+            {col.map((cell, r) => (
+              <span
+                // biome-ignore lint/suspicious/noArrayIndexKey: a grid cell is its position
+                key={r}
+                className={
+                  cell ? `games-grid__cell games-grid__cell--${labelColour(cell)}` : 'games-grid__cell'
+                }
+              >
+                {cell ? word(cell) : ''}
+              </span>
+            ))}
+          </div>
+        ))}
+      </div>
+      <h3 className="games-grid__title">大路</h3>
+      <div className="games-grid" data-testid="big-road">
+        {road.columns.map((col, c) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a grid column is its position
+          <div key={c} className="games-grid__col">
+            {col.map((cell, r) => (
+              <span
+                // biome-ignore lint/suspicious/noArrayIndexKey: a grid cell is its position
+                key={r}
+                className={
+                  cell
+                    ? `games-grid__cell games-grid__road games-grid__cell--${labelColour(cell.label)}`
+                    : 'games-grid__cell'
+                }
+              >
+                {cell && cell.ties > 0 ? <span className="games-grid__ties">{cell.ties}</span> : null}
+              </span>
+            ))}
+          </div>
+        ))}
+      </div>
+    </div>
+  )
+}
