@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { IDEMPOTENCY_HEADER, TOKEN_HEADER } from '../shared/constants'
 import { toMicro } from '../shared/money'
+import { STORAGE_KEY } from '../shared/storage-keys'
 import { baseUrl, login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, recordToasts, test, toast, toastsSeen } from './support/test'
 
@@ -128,4 +129,46 @@ test('a claimed rebate is paid into the balance and appears in the fund flow', a
   const after = await call<Summary>('/api/rebate/summary', { token })
   expect(after.claimed_today).toBe(true)
   expect(toMicro(after.claimable)).toBe(0)
+})
+
+test('hidden amounts stay hidden on the invite and rebate pages', async ({ page }) => {
+  await page.addInitScript((key) => localStorage.setItem(key, '1'), STORAGE_KEY.hideAmount)
+  await openLoggedIn(page, '/invite-friends')
+  const turnover = page.locator('.adm-list-item', { hasText: '今日团队流水' })
+  await expect(turnover).toContainText('****')
+  await expect(turnover).not.toContainText('0.00')
+  await page.goto('/backwater')
+  await expect(page.getByTestId('claimable')).toHaveText('****')
+  await expect(page.getByTestId('today-turnover')).toHaveText('****')
+})
+
+test('/third frames an allow-listed page and refuses any other key', async ({ page }) => {
+  // The partner's site is not reached from the test machine; its answer stands in.
+  await page.route('https://tronscan.org/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<p>partner page</p>' }),
+  )
+  await page.goto('/third?key=tronscan')
+  const frame = page.locator('iframe')
+  await expect(frame).toHaveAttribute('src', /^https:\/\/tronscan\.org\//)
+  await expect(frame).toHaveAttribute('title', '区块浏览器')
+
+  await page.goto('/third?key=https%3A%2F%2Fevil.example')
+  await expect(page.getByRole('alert')).toContainText('无法打开此页面')
+  await expect(page.locator('iframe')).toHaveCount(0)
+})
+
+test('network help times the round trip and grades it against the server thresholds', async ({ page }) => {
+  await page.goto('/vpn')
+  await expect(page.getByTestId('round-trip')).toHaveText(/^\d+ ms (良好|一般|较差)$/)
+  await expect(page.getByText('已测 5/5 次')).toBeVisible()
+})
+
+test('an activity opens from the list with its rich content', async ({ page }) => {
+  await page.goto('/activity')
+  const first = page.locator('a.content__card').first()
+  const title = (await first.locator('h2').textContent()) ?? ''
+  await first.click()
+  await expect(page).toHaveURL(/\/activity\/detail\?id=\d+$/)
+  await expect(page.locator('article h2').first()).toHaveText(title)
+  await expect(page.locator('.content__rich')).not.toBeEmpty()
 })
