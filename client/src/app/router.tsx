@@ -26,16 +26,8 @@ const lazyPage = (load: Load) => async () => {
   }
 }
 
-const section = lazyPage(() => import('./routes/section-page').then((m) => m.SectionPage))
-
 function page(path: string, handle: RouteHandle, load: Load): RouteObject {
   return { path, handle, lazy: lazyPage(load), errorElement: <RouteError /> }
-}
-
-/** A page of a section built separately: title, navigation and what it is for. */
-function planned(path: string, title: string, description: string, back?: string): RouteObject {
-  const handle: RouteHandle = back ? { title, description, back } : { title, description }
-  return { path, handle, lazy: section, errorElement: <RouteError /> }
 }
 
 const tabs: RouteObject[] = [
@@ -80,7 +72,9 @@ const standalone: RouteObject[] = [
   page(paths.walletAddresses, { title: '钱包地址', back: paths.mine }, () =>
     import('../features/wallet/addresses-page').then((m) => m.AddressesPage),
   ),
-  planned(paths.betAddresses, '投注地址', '管理用于转账投注的钱包地址：绑定、修改或删除。', paths.mine),
+  page(paths.betAddresses, { title: '投注地址', back: paths.mine }, () =>
+    import('../features/games/bet-address-page').then((m) => m.BetAddressPage),
+  ),
   page(paths.exchange, { title: '兑换', back: paths.mine }, () =>
     import('../features/wallet/exchange-page').then((m) => m.ExchangePage),
   ),
@@ -133,7 +127,9 @@ const standalone: RouteObject[] = [
   page(paths.third, { title: '第三方页面' }, () =>
     import('../features/content/third-page').then((m) => m.ThirdPage),
   ),
-  planned(paths.testBet, '试玩投注', '不花费余额，体验投注与开奖的流程。'),
+  page(paths.testBet, { title: '试玩投注' }, () =>
+    import('../features/games/test-bet-page').then((m) => m.TestBetPage),
+  ),
   page(paths.activityImages, { title: '活动海报', back: paths.activity }, () =>
     import('../features/content/activity-images-page').then((m) => m.ActivityImagesPage),
   ),

@@ -1,0 +1,160 @@
+import Button from 'antd-mobile/es/components/button'
+import Input from 'antd-mobile/es/components/input'
+import List from 'antd-mobile/es/components/list'
+import Selector from 'antd-mobile/es/components/selector'
+import Skeleton from 'antd-mobile/es/components/skeleton'
+import { useRef, useState } from 'react'
+import { Link } from 'react-router-dom'
+import type { DataOf } from '../../../../shared/contract/endpoint'
+import {
+  BET_STATUS_LABEL,
+  betAddresses,
+  sendTransferBet,
+  transferHistory,
+} from '../../../../shared/contract/games'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { truncate } from '../../lib/format'
+import { callApi, newIdempotencyKey } from '../../lib/http'
+import { refreshBalance } from '../../lib/session-actions'
+import { useSession } from '../../lib/session-store'
+import { useApi } from '../../lib/use-api'
+import { amountText } from './bet-slip'
+import { verifyPath } from './game-links'
+import './games.css'
+
+type Transfer = DataOf<typeof sendTransferBet>
+
+/** `/test-bet`: send a simulated transfer from a bound address and watch the bet it becomes. */
+export function TestBetPage() {
+  return (
+    <PageShell title="试玩投注" fallback={paths.betAddresses}>
+      <RequireLogin>
+        <TestBet />
+      </RequireLogin>
+    </PageShell>
+  )
+}
+
+function TestBet() {
+  const addresses = useApi(betAddresses, undefined)
+  // A pending bet is settled at its block: look again every few seconds.
+  const history = useApi(transferHistory, { page: 1, page_size: 20 }, { refreshInterval: 3_000 })
+  const hidden = useSession((s) => s.hideAmount)
+  const [from, setFrom] = useState<string | null>(null)
+  const [to, setTo] = useState<string | null>(null)
+  const [amount, setAmount] = useState('')
+  const [sending, setSending] = useState(false)
+  const [last, setLast] = useState<Transfer | null>(null)
+  const key = useRef(newIdempotencyKey())
+
+  if (!addresses.data) return <Skeleton.Paragraph lineCount={6} animated />
+  const { list, receiving } = addresses.data
+  const chosenFrom = from ?? list[0]?.address ?? null
+  const chosenTo = to ?? receiving[0]?.address ?? null
+  const rule = receiving.find((r) => r.address === chosenTo)?.rule
+
+  const send = async () => {
+    if (!chosenFrom || !chosenTo || sending) return
+    setSending(true)
+    try {
+      const t = await callApi(
+        sendTransferBet,
+        { body: { from_address: chosenFrom, to_address: chosenTo, amount: amount.trim() } },
+        { idempotencyKey: key.current },
+      )
+      key.current = newIdempotencyKey()
+      setLast(t)
+      await Promise.all([history.mutate(), refreshBalance()])
+    } catch {
+      // The HTTP client showed why; the same key is kept for a retry.
+    } finally {
+      setSending(false)
+    }
+  }
+
+  const money = (v: string) => (hidden ? '****' : amountText(v))
+  const fresh = last ? (history.data?.list.find((t) => t.id === last.id) ?? last) : null
+
+  if (list.length === 0)
+    return (
+      <div className="games-slip">
+        <p>请先绑定一个投注地址，再从它发起转账投注。</p>
+        <Link to={paths.betAddresses}>去绑定投注地址</Link>
+      </div>
+    )
+
+  return (
+    <>
+      <div className="games-slip">
+        <div className="games-slip__group-title">转出地址（已绑定）</div>
+        <Selector
+          options={list.map((a) => ({ label: a.label || truncate(a.address, 6, 4), value: a.address }))}
+          value={chosenFrom ? [chosenFrom] : []}
+          onChange={(v) => v[0] && setFrom(v[0])}
+        />
+        <div className="games-slip__group-title">收款地址（玩法）</div>
+        <Selector
+          options={receiving.map((r) => ({ label: truncate(r.address, 6, 4), value: r.address }))}
+          value={chosenTo ? [chosenTo] : []}
+          onChange={(v) => v[0] && setTo(v[0])}
+        />
+        {rule ? <p className="games-draw__labels">{rule}</p> : null}
+        <Input
+          placeholder="转账金额（个位数决定投注项）"
+          inputMode="decimal"
+          value={amount}
+          onChange={setAmount}
+        />
+        <Button block color="primary" loading={sending} onClick={send}>
+          发送转账投注
+        </Button>
+      </div>
+      {fresh ? <TransferResult transfer={fresh} money={money} /> : null}
+      <List header="最近的转账投注">
+        {(history.data?.list ?? []).map((t) => (
+          <TransferRow key={t.id} transfer={t} money={money} />
+        ))}
+      </List>
+    </>
+  )
+}
+
+function transferState(t: Transfer): string {
+  if (t.status === 'refunded') return `已退回${t.reason ? `：${t.reason}` : ''}`
+  return t.bet ? BET_STATUS_LABEL[t.bet.status] : '已投注'
+}
+
+function TransferResult({ transfer, money }: { transfer: Transfer; money: (v: string) => string }) {
+  return (
+    <div className="games-step" data-testid="transfer-result">
+      <div>
+        转账 {money(transfer.amount)} USDT · 区块 {transfer.height}
+      </div>
+      <div>{transferState(transfer)}</div>
+      {transfer.bet ? (
+        <div>
+          {transfer.bet.label} · 赔率 {transfer.bet.odds}
+          {transfer.bet.status === 'won' || transfer.bet.status === 'draw'
+            ? ` · 派奖 ${money(transfer.bet.payout)}`
+            : ''}{' '}
+          {transfer.bet.status !== 'pending' ? (
+            <Link to={verifyPath(transfer.bet.game, transfer.bet.round_id)}>验证</Link>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+function TransferRow({ transfer, money }: { transfer: Transfer; money: (v: string) => string }) {
+  return (
+    <List.Item
+      description={`${truncate(transfer.from_address, 6, 4)} → ${truncate(transfer.to_address, 6, 4)} · 区块 ${transfer.height}`}
+      extra={transferState(transfer)}
+    >
+      {money(transfer.amount)} USDT{transfer.bet ? ` · ${transfer.bet.label}` : ''}
+    </List.Item>
+  )
+}
