@@ -172,3 +172,31 @@ test('an activity opens from the list with its rich content', async ({ page }) =
   await expect(page.locator('article h2').first()).toHaveText(title)
   await expect(page.locator('.content__rich')).not.toBeEmpty()
 })
+
+test('performance record: a one-day range, and a downline search with masked ids', async ({ page }) => {
+  await openLoggedIn(page, '/performance-record')
+  const rangeButton = page.getByRole('button', { name: '选择日期范围' })
+  await expect(rangeButton).toHaveText(/^\d{4}-\d{2}-\d{2} 至 \d{4}-\d{2}-\d{2}$/)
+  const days = page.locator('.adm-list', { hasText: '每日流水' }).locator('.adm-list-item')
+  await expect(days).toHaveCount(7)
+
+  await rangeButton.click()
+  const today = page.locator('.adm-calendar-picker-view-cell-today')
+  await today.click()
+  await today.click()
+  await page.getByRole('button', { name: '确认' }).click()
+  await expect(days).toHaveCount(1)
+  const [start, end] = ((await rangeButton.textContent()) ?? '').split(' 至 ')
+  expect(start).toBe(end)
+
+  await page.getByText('下级查询').click()
+  const members = page.locator('.adm-list', { hasText: '团队成员' }).locator('.adm-list-item')
+  await expect(members).toHaveCount(5)
+  await page.getByRole('searchbox').fill('团队成员')
+  await page.getByRole('searchbox').press('Enter')
+  await expect(members).toHaveCount(3)
+  for (const item of await members.all()) {
+    await expect(item).toContainText(/ID \d\*\*\*/)
+    await expect(item).toContainText(/\d{3}\*\*\*\d{4}/)
+  }
+})

@@ -42,6 +42,12 @@ function TurnoverView() {
 
   const start = data ? fromDateParam(data.start_date) : null
   const end = data ? fromDateParam(data.end_date) : null
+  // The picker's selection while it is open; it starts from the range on screen.
+  const [draft, setDraft] = useState<[Date, Date] | null>(null)
+  const open = () => {
+    setDraft(start && end ? [start, end] : null)
+    setPicking(true)
+  }
 
   const pick = (value: [Date, Date] | null) => {
     if (!value) return
@@ -57,15 +63,17 @@ function TurnoverView() {
   return (
     <>
       <div className="agent__toolbar">
-        <Button size="small" onClick={() => setPicking(true)} aria-label="选择日期范围">
+        <Button size="small" onClick={open} aria-label="选择日期范围">
           {data ? `${data.start_date} 至 ${data.end_date}` : '选择日期'}
         </Button>
       </div>
       <CalendarPicker
         visible={picking}
         selectionMode="range"
+        allowClear={false}
         title="选择日期范围"
-        value={start && end ? [start, end] : null}
+        value={draft}
+        onChange={setDraft}
         max={new Date()}
         onClose={() => setPicking(false)}
         onConfirm={pick}
