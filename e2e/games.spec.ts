@@ -98,3 +98,30 @@ test('a bet is placed, drawn, paid, listed and verified in the browser', async (
     `浏览器计算的开奖号码：${numbers.join(', ')}`,
   )
 })
+
+test('binds a bet address and sends a transfer bet that is settled at its block', async ({ page, scope }) => {
+  test.setTimeout(60_000)
+  const player = await registerPlayer()
+  await call('POST', '/__emu/scenarios/deposit-arrives/activate', scope, {
+    scope,
+    params: { phone: player.phone, password: player.password, amount: '100' },
+  })
+  await openLoggedIn(page, '/bet-address', player)
+  await page.getByRole('button', { name: '绑定新地址' }).click()
+  await page.getByPlaceholder('TRON 地址（T 开头）').fill('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')
+  await page.getByPlaceholder('选填，最多20个字符').fill('测试钱包')
+  await page.getByRole('button', { name: '保存' }).click()
+  const bound = page.getByTestId('bet-addresses')
+  await expect(bound).toContainText('测试钱包')
+
+  await page.goto('/test-bet')
+  // The first receiving address plays big/small: a units digit of 5 is "big".
+  await page.getByPlaceholder('转账金额（个位数决定投注项）').fill('15')
+  await page.getByRole('button', { name: '发送转账投注' }).click()
+  const result = page.getByTestId('transfer-result')
+  await expect(result).toContainText('转账 15.00 USDT')
+  await expect(result).toContainText('大')
+
+  await world('POST', '/__emu/clock/advance', { ms: 10_000 })
+  await expect(result).toContainText(/已中奖|未中奖/, { timeout: 15_000 })
+})
