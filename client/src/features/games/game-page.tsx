@@ -36,7 +36,7 @@ import {
 } from './bet-slip'
 import { formatCountdown } from './countdown'
 import { DrawNumbers } from './draw-numbers'
-import { gameFromPath, resultsHistoryPath, rulesPath, verifyPath } from './game-links'
+import { GAME_NAMES, gameFromPath, resultsHistoryPath, rulesPath, verifyPath } from './game-links'
 import { beep } from './sound'
 import { UnknownGame } from './unknown-game'
 import { type Round, useRound } from './use-round'
@@ -78,7 +78,7 @@ function GameView({ game }: { game: GameCode }) {
   }
   const view = useRound(game, (r) => void onDraw(r))
 
-  const title = rules.data?.name ?? '游戏'
+  const title = rules.data?.name ?? GAME_NAMES[game]
   return (
     <PageShell
       title={title}

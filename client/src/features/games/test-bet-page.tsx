@@ -26,6 +26,12 @@ import './games.css'
 
 type Transfer = DataOf<typeof sendTransferBet>
 
+const KIND_NAMES: Record<Transfer['kind'], string> = {
+  big_small: '大小',
+  odd_even: '单双',
+  banker_player: '庄闲和',
+}
+
 /** `/test-bet`: send a simulated transfer from a bound address and watch the bet it becomes. */
 export function TestBetPage() {
   return (
@@ -96,7 +102,10 @@ function TestBet() {
         />
         <div className="games-slip__group-title">收款地址（玩法）</div>
         <Selector
-          options={receiving.map((r) => ({ label: truncate(r.address, 6, 4), value: r.address }))}
+          options={receiving.map((r) => ({
+            label: `${KIND_NAMES[r.kind]} ${truncate(r.address, 4, 4)}`,
+            value: r.address,
+          }))}
           value={chosenTo ? [chosenTo] : []}
           onChange={(v) => v[0] && setTo(v[0])}
         />
