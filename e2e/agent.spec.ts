@@ -135,6 +135,9 @@ test('hidden amounts stay hidden on the invite and rebate pages', async ({ page 
   await page.goto('/backwater')
   await expect(page.getByTestId('claimable')).toHaveText('****')
   await expect(page.getByTestId('today-turnover')).toHaveText('****')
+  // The eye in the nav bar shows them again.
+  await page.getByRole('button', { name: '显示金额' }).click()
+  await expect(page.getByTestId('today-turnover')).toHaveText('0.00')
 })
 
 test('/third frames an allow-listed page and refuses any other key', async ({ page }) => {

@@ -15,6 +15,7 @@ import { session, useSession } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { formatDateTime, shownAmount } from './agent-format'
+import { AmountToggle } from './amount-toggle'
 import './agent.css'
 
 const HISTORY_PAGE_SIZE = 20
@@ -164,7 +165,7 @@ function BackwaterContent() {
 
 export function BackwaterPage() {
   return (
-    <PageShell title="返水" fallback={paths.mine}>
+    <PageShell title="返水" right={<AmountToggle />} fallback={paths.mine}>
       <RequireLogin>
         <BackwaterContent />
       </RequireLogin>

@@ -15,6 +15,7 @@ import { useSession } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { shownAmount } from './agent-format'
+import { AmountToggle } from './amount-toggle'
 import './agent.css'
 
 const QR_SIZE = 256
@@ -156,7 +157,7 @@ function InviteContent() {
 
 export function InviteFriendsPage() {
   return (
-    <PageShell title="邀请好友" fallback={paths.mine}>
+    <PageShell title="邀请好友" right={<AmountToggle />} fallback={paths.mine}>
       <RequireLogin>
         <InviteContent />
       </RequireLogin>

@@ -14,6 +14,7 @@ import { useSession } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { daysInRange, formatDateTime, fromDateParam, maskId, shownAmount, toDateParam } from './agent-format'
+import { AmountToggle } from './amount-toggle'
 import './agent.css'
 
 /** The server refuses longer ranges. */
@@ -178,7 +179,7 @@ function TeamView() {
 export function PerformanceRecordPage() {
   const [view, setView] = useState<'turnover' | 'team'>('turnover')
   return (
-    <PageShell title="业绩记录" fallback={paths.mine}>
+    <PageShell title="业绩记录" right={<AmountToggle />} fallback={paths.mine}>
       <RequireLogin>
         <div className="agent">
           <Segmented

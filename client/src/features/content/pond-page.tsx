@@ -1,9 +1,9 @@
 import Empty from 'antd-mobile/es/components/empty'
 import List from 'antd-mobile/es/components/list'
 import { prizePool } from '../../../../shared/contract/content'
-import { HIDDEN_AMOUNT } from '../../components/balance-text/balance-text'
+import { HIDDEN_AMOUNT, HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
-import { useSession } from '../../lib/session-store'
+import { session, useSession } from '../../lib/session-store'
 import { useApi } from '../../lib/use-api'
 import { formatDateTime } from './content-format'
 import './content.css'
@@ -20,12 +20,18 @@ const GAME_NAMES: Record<string, string> = {
 /** How often the pool amount is re-read while the page is open. */
 const POOL_REFRESH_MS = 5000
 
+/** The eye in the nav bar: hides or shows every amount on the page (and the app). */
+function AmountToggle() {
+  const hidden = useSession((s) => s.hideAmount)
+  return <HideAmountToggle hidden={hidden} onChange={(value) => session.setHideAmount(value)} />
+}
+
 export function PondPage() {
   const hidden = useSession((s) => s.hideAmount)
   const { data } = useApi(prizePool, undefined, { refreshInterval: POOL_REFRESH_MS })
   const amount = (value: string) => (hidden ? HIDDEN_AMOUNT : value)
   return (
-    <PageShell title="奖池">
+    <PageShell title="奖池" right={<AmountToggle />}>
       <div className="content">
         <section className="content__hero" aria-label="当前奖池">
           <p>当前奖池（USDT）</p>
