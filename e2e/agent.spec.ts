@@ -198,3 +198,21 @@ test('performance record: a one-day range, and a downline search with masked ids
     await expect(item).toContainText(/\d{3}\*\*\*\d{4}/)
   }
 })
+
+test('customer service opens the chat on the web from a desktop browser and answers the FAQ', async ({
+  page,
+  context,
+}) => {
+  // The messenger's site is not reached from the test machine; its answer stands in.
+  await context.route('https://t.me/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<p>chat</p>' }),
+  )
+  await page.goto('/service')
+  const faq = page.locator('.adm-collapse-panel-header').first()
+  await faq.click()
+  await expect(page.locator('.content__rich').first()).not.toBeEmpty()
+
+  const popup = page.waitForEvent('popup')
+  await page.getByRole('button', { name: '联系在线客服' }).click()
+  expect((await popup).url()).toMatch(/^https:\/\/t\.me\//)
+})
