@@ -216,3 +216,23 @@ test('customer service opens the chat on the web from a desktop browser and answ
   await page.getByRole('button', { name: '联系在线客服' }).click()
   expect((await popup).url()).toMatch(/^https:\/\/t\.me\//)
 })
+
+test('the prize pool grows on screen after a bet, without a reload', async ({ page }) => {
+  const player = await registerPlayer()
+  await call('/__emu/scenarios/deposit-arrives/activate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ params: { phone: player.phone, password: player.password, amount: '100' } }),
+  })
+  const { token } = await login(player.phone, player.password)
+  await page.goto('/pond')
+  const amount = page.getByTestId('pool-amount')
+  await expect(amount).toHaveText(/^\d+\.\d{2}$/)
+  const before = toMicro((await amount.textContent()) ?? '')
+
+  await placeBet(token, '100')
+  // A share of every stake feeds the pool; the page re-reads it on its own.
+  await expect
+    .poll(async () => toMicro((await amount.textContent()) ?? '0'), { timeout: 20_000 })
+    .toBeGreaterThan(before)
+})
