@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs'
+import { z } from 'zod'
 import { IDEMPOTENCY_HEADER, TOKEN_HEADER } from '../shared/constants'
+import { rebateSummary } from '../shared/contract/content'
+import { currentRound, placeBets } from '../shared/contract/games'
+import { fundFlow } from '../shared/contract/wallet'
+import { isSuccessCode, looseEnvelopeSchema } from '../shared/envelope'
 import { toMicro } from '../shared/money'
 import { STORAGE_KEY } from '../shared/storage-keys'
 import { baseUrl, login, registerPlayer } from './support/emu'
@@ -7,27 +12,29 @@ import { expect, openLoggedIn, recordToasts, test, toast, toastsSeen } from './s
 
 /** The invite page's poster and copy buttons, and a rebate claim that lands in the ledger. */
 
-interface Envelope<T> {
-  code: number
-  msg?: string
-  data: T
-}
-
-async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<T> {
+/** Calls the server directly and parses the answer's data with the schema the app itself uses. */
+async function call<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  init: RequestInit & { token?: string } = {},
+): Promise<z.output<S>> {
   const headers = new Headers(init.headers)
   if (init.token) headers.set(TOKEN_HEADER, init.token)
   const res = await fetch(`${baseUrl()}${path}`, { ...init, headers })
-  const body = (await res.json()) as Envelope<T>
-  if (!res.ok || (body.code !== 1 && body.code !== 200)) {
+  const body = looseEnvelopeSchema.parse(await res.json())
+  if (!res.ok || !isSuccessCode(body.code)) {
     throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`)
   }
-  return body.data
+  return schema.parse(body.data)
 }
 
-interface Round {
-  round_id: string
-  ms_to_seal: number
-  next: { round_id: string }
+/** Tops the player's wallet up through the emulator's deposit-arrives scenario. */
+async function deposit(player: { phone: string; password: string }, amount: string): Promise<void> {
+  await call('/__emu/scenarios/deposit-arrives/activate', z.unknown(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ params: { phone: player.phone, password: player.password, amount } }),
+  })
 }
 
 /**
@@ -36,9 +43,9 @@ interface Round {
  * world clock, which every other test on the server shares.
  */
 async function placeBet(token: string, amount: string): Promise<void> {
-  const round = await call<Round>('/api/games/round?game=hassize')
+  const round = await call(`${currentRound.path}?game=hassize`, currentRound.data)
   const roundId = round.ms_to_seal < 5_000 ? round.next.round_id : round.round_id
-  await call('/api/games/bet', {
+  await call(placeBets.path, placeBets.data, {
     method: 'POST',
     token,
     headers: { 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: `agent-e2e-${Date.now()}` },
@@ -84,26 +91,18 @@ test('a claimed rebate is paid into the balance and appears in the fund flow', a
   // A hash-size round draws once a minute: the bet may wait that long to settle.
   test.setTimeout(150_000)
   const player = await registerPlayer()
-  await call('/__emu/scenarios/deposit-arrives/activate', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ params: { phone: player.phone, password: player.password, amount: '500' } }),
-  })
+  await deposit(player, '500')
   const { token } = await login(player.phone, player.password)
   // 200.00 of turnover reaches the first tier (from 100.00).
   await placeBet(token, '200')
 
-  interface Summary {
-    claimable: string
-    claimed_today: boolean
-  }
   await expect
-    .poll(async () => toMicro((await call<Summary>('/api/rebate/summary', { token })).claimable), {
+    .poll(async () => toMicro((await call(rebateSummary.path, rebateSummary.data, { token })).claimable), {
       timeout: 100_000,
       intervals: [2_000],
     })
     .toBeGreaterThan(0)
-  const { claimable } = await call<Summary>('/api/rebate/summary', { token })
+  const { claimable } = await call(rebateSummary.path, rebateSummary.data, { token })
 
   await openLoggedIn(page, '/backwater', player)
   await expect(page.getByTestId('claimable')).toHaveText(claimable)
@@ -112,16 +111,13 @@ test('a claimed rebate is paid into the balance and appears in the fund flow', a
   await expect(page.getByRole('button', { name: '今日已领取' })).toBeDisabled()
   await expect(page.getByText(`+${claimable}`)).toBeVisible()
 
-  interface FundFlow {
-    list: { type: string; amount: string }[]
-  }
-  const flow = await call<FundFlow>('/api/api2/fund-flow?type=rebate', { token })
+  const flow = await call(`${fundFlow.path}?type=rebate`, fundFlow.data, { token })
   expect(flow.list).toHaveLength(1)
   expect(flow.list[0]?.type).toBe('rebate')
   expect(toMicro(flow.list[0]?.amount ?? '0')).toBe(toMicro(claimable))
 
   // Once a day: the summary now says so and nothing is left to claim.
-  const after = await call<Summary>('/api/rebate/summary', { token })
+  const after = await call(rebateSummary.path, rebateSummary.data, { token })
   expect(after.claimed_today).toBe(true)
   expect(toMicro(after.claimable)).toBe(0)
 })
@@ -219,11 +215,7 @@ test('customer service opens the chat on the web from a desktop browser and answ
 
 test('the prize pool grows on screen after a bet, without a reload', async ({ page }) => {
   const player = await registerPlayer()
-  await call('/__emu/scenarios/deposit-arrives/activate', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ params: { phone: player.phone, password: player.password, amount: '100' } }),
-  })
+  await deposit(player, '100')
   const { token } = await login(player.phone, player.password)
   await page.goto('/pond')
   const amount = page.getByTestId('pool-amount')
