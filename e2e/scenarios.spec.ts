@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { MSG } from '../shared/messages'
+import { STORAGE_KEY } from '../shared/storage-keys'
+import { baseUrl, registerPlayer } from './support/emu'
+import { expect, openLoggedIn, recordToasts, storedKeys, test, toast, toastsSeen } from './support/test'
+
+/**
+ * Each shipped scenario, activated from the command line (`npm run emu -- …`) for this test's
+ * scope, does in a real browser what its name says.
+ */
+
+const run = promisify(execFile)
+
+async function emu(scope: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/emu-cli.ts', '--url', baseUrl(), '--scope', scope, ...args],
+    { timeout: 30_000 },
+  )
+  return stdout
+}
+
+const activate = (scope: string, name: string, params: Record<string, string> = {}, json = false) =>
+  emu(
+    scope,
+    'scenario',
+    name,
+    ...Object.entries(params).flatMap(([k, v]) => ['--param', `${k}=${v}`]),
+    ...(json ? ['--json'] : []),
+  )
+
+async function expectLoggedOut(page: import('@playwright/test').Page) {
+  await expect(page).toHaveURL(/\/login\?isreg=0$/)
+  const keys = await storedKeys(page)
+  expect(keys[STORAGE_KEY.isLogin]).toBeNull()
+  expect(keys[STORAGE_KEY.token]).toBeNull()
+  expect(keys[STORAGE_KEY.loginData]).toBeNull()
+}
+
+test.describe('scenarios from the command line', () => {
+  for (const name of ['session-expired', 'session-revoked', 'body-401']) {
+    test(`${name}: the next call ends the session with 登录已失效!`, async ({ page, scope }) => {
+      await openLoggedIn(page, '/home')
+      await expect(page.getByTestId('balance').first()).toContainText('1000.00')
+      await activate(scope, name)
+      await page.reload()
+      await expect(toast(page, MSG.sessionExpired)).toBeVisible()
+      await expectLoggedOut(page)
+    })
+  }
+
+  test('timeout: a call hangs past 10 s and the timeout message shows', async ({ page, scope }) => {
+    test.setTimeout(60_000)
+    await activate(scope, 'timeout')
+    await page.goto('/home')
+    await expect(toast(page, MSG.timeout)).toBeVisible({ timeout: 25_000 })
+  })
+
+  test('network-down: calls fail with the network message', async ({ page, scope }) => {
+    await activate(scope, 'network-down')
+    await page.goto('/home')
+    await expect(toast(page, MSG.network)).toBeVisible()
+  })
+
+  test('slow-network: the loading toast shows', async ({ page, scope }) => {
+    test.setTimeout(60_000)
+    await activate(scope, 'slow-network')
+    await page.goto('/home')
+    await expect(toast(page, MSG.loading)).toBeVisible({ timeout: 15_000 })
+  })
+
+  test('flaky: every third call fails once, and calling again works', async ({ page, scope }) => {
+    await activate(scope, 'flaky')
+    await recordToasts(page)
+    // A logged-in home page makes three calls at once (user info, balance, announcement).
+    await openLoggedIn(page, '/home')
+    await expect.poll(() => toastsSeen(page), { timeout: 15_000 }).toContain('服务繁忙，请稍后重试')
+    const count = JSON.parse(await emu(scope, 'requests', 'count', '--path', '/api/**', '--json')) as unknown
+    expect(JSON.stringify(count)).toMatch(/[1-9]/)
+    // Calling again works: after a reload the balance is there.
+    await page.reload()
+    await expect(page.getByTestId('balance').first()).toContainText('1000.00')
+  })
+
+  test('deposit-arrives: the balance grows by the deposit', async ({ page, scope }) => {
+    const player = await registerPlayer()
+    await activate(scope, 'deposit-arrives', {
+      phone: player.phone,
+      password: player.password,
+      amount: '250',
+    })
+    await openLoggedIn(page, '/home', player)
+    await expect(page.getByTestId('balance').first()).toContainText('250.00')
+  })
+
+  test('withdrawal-rejected: the money comes back and nothing is lost', async ({ page, scope }) => {
+    const player = await registerPlayer()
+    await activate(scope, 'deposit-arrives', {
+      phone: player.phone,
+      password: player.password,
+      amount: '100',
+    })
+    // A fresh player has no payment password yet; the scenario's steps need one.
+    const { login } = await import('./support/emu')
+    const session = await login(player.phone, player.password)
+    await fetch(`${baseUrl()}/api/api2/update-payment-password`, {
+      method: 'POST',
+      headers: { token: session.token, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ pay_password: '246810', login_password: player.password }),
+    })
+    await activate(scope, 'withdrawal-rejected', {
+      phone: player.phone,
+      password: player.password,
+      payPassword: '246810',
+      amount: '20',
+    })
+    await openLoggedIn(page, '/home', player)
+    await expect(page.getByTestId('balance').first()).toContainText('100.00')
+  })
+
+  test('insufficient-balance: the balance is drained to 0.00', async ({ page, scope }) => {
+    const player = await registerPlayer()
+    await activate(scope, 'deposit-arrives', {
+      phone: player.phone,
+      password: player.password,
+      amount: '100',
+    })
+    const { login } = await import('./support/emu')
+    const session = await login(player.phone, player.password)
+    await fetch(`${baseUrl()}/api/api2/update-payment-password`, {
+      method: 'POST',
+      headers: { token: session.token, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ pay_password: '246810', login_password: player.password }),
+    })
+    await activate(scope, 'insufficient-balance', {
+      phone: player.phone,
+      password: player.password,
+      payPassword: '246810',
+      amount: '99',
+    })
+    await openLoggedIn(page, '/home', player)
+    await expect(page.getByTestId('balance').first()).toContainText('0.00')
+  })
+
+  test('new-player: a fresh account with a zero balance', async ({ page, scope }) => {
+    const out = JSON.parse(await activate(scope, 'new-player', {}, true)) as {
+      vars: { phone: string; password: string }
+    }
+    await openLoggedIn(page, '/home', { phone: out.vars.phone, password: out.vars.password })
+    await expect(page.getByTestId('balance').first()).toContainText('0.00')
+  })
+})
