@@ -1,0 +1,26 @@
+import { HIDDEN_AMOUNT } from '../../components/balance-text/balance-text'
+import { useSession } from '../../lib/session-store'
+import { isNegative, signedAmount } from './wallet-money'
+
+export interface AmountTextProps {
+  /** A decimal string as the server or wallet-money.ts wrote it; never a float. */
+  value: string
+  unit?: string
+  /** Ledger amounts: show the sign and colour incoming green, outgoing red. */
+  signed?: boolean
+  className?: string
+}
+
+/** An amount of the player's money; the hide-amount setting shows **** instead. */
+export function AmountText({ value, unit = 'USDT', signed = false, className }: AmountTextProps) {
+  const hidden = useSession((s) => s.hideAmount)
+  const tone = signed ? (isNegative(value) ? ' wallet-amount--out' : ' wallet-amount--in') : ''
+  return (
+    <span className={`wallet-amount${tone}${className ? ` ${className}` : ''}`}>
+      <span className="wallet-amount__value">
+        {hidden ? HIDDEN_AMOUNT : signed ? signedAmount(value) : value}
+      </span>
+      {unit ? <span className="wallet-amount__unit">{unit}</span> : null}
+    </span>
+  )
+}

@@ -1,0 +1,225 @@
+import Button from 'antd-mobile/es/components/button'
+import Dialog from 'antd-mobile/es/components/dialog'
+import Input from 'antd-mobile/es/components/input'
+import Segmented from 'antd-mobile/es/components/segmented'
+import { useState } from 'react'
+import { Link } from 'react-router-dom'
+import { getBalance } from '../../../../shared/contract/account'
+import {
+  changeType,
+  type ExchangePair,
+  exchange,
+  type WalletCurrency,
+} from '../../../../shared/contract/wallet'
+import { HideAmountToggle } from '../../components/balance-text/balance-text'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { callApi } from '../../lib/http'
+import { session, useSession } from '../../lib/session-store'
+import { showToast } from '../../lib/toast'
+import { useApi } from '../../lib/use-api'
+import { AmountText } from './amount-text'
+import { SubmissionKey } from './submission-key'
+import {
+  exchangeAllAmount,
+  exchangeQuote,
+  formatAmount,
+  parseAmount,
+  sanitizeAmountInput,
+} from './wallet-money'
+import './wallet.css'
+
+export function ExchangePage() {
+  return (
+    <PageShell
+      title="兑换"
+      fallback={paths.mine}
+      right={
+        <Link className="wallet-nav-link" to={`${paths.finance}?type=exchange`}>
+          明细
+        </Link>
+      }
+    >
+      <RequireLogin>
+        <Exchange />
+      </RequireLogin>
+    </PageShell>
+  )
+}
+
+const pairKey = (pair: Pick<ExchangePair, 'from' | 'to'>) => `${pair.from}-${pair.to}`
+
+function Exchange() {
+  const playerId = useSession((s) => s.playerId)
+  const hidden = useSession((s) => s.hideAmount)
+  const pairs = useApi(changeType, undefined)
+  const balances = useApi(getBalance, playerId === null ? null : { player_id: playerId })
+  const [chosen, setChosen] = useState<string | null>(null)
+  const [amount, setAmount] = useState('')
+  const [problem, setProblem] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [key] = useState(() => new SubmissionKey())
+
+  const list = pairs.data?.pairs ?? []
+  const pair = list.find((p) => pairKey(p) === chosen) ?? list[0]
+  if (!pair) {
+    return (
+      <p className="wallet-note">
+        {pairs.error ? '兑换信息加载失败，请稍后再试。' : pairs.data ? '暂不支持兑换。' : '加载中…'}
+      </p>
+    )
+  }
+
+  const balanceOf = (currency: WalletCurrency): string | null =>
+    balances.data ? (currency === 'USDT' ? balances.data.balance : balances.data.trx_balance) : null
+  const fromBalance = balanceOf(pair.from)
+  const quote = exchangeQuote(amount, pair, fromBalance)
+
+  const switchPair = (key: string) => {
+    setChosen(key)
+    setAmount('')
+    setProblem('')
+  }
+  const reverse = list.find((p) => p.from === pair.to && p.to === pair.from)
+
+  const confirm = async () => {
+    const micro = parseAmount(amount)
+    const found = micro === null || !quote ? '请输入兑换数量' : (quote.problem ?? '')
+    setProblem(found)
+    if (found || micro === null || !quote) return
+    const ok = await Dialog.confirm({
+      title: '确认兑换',
+      content: (
+        <div className="wallet-dialog">
+          <p>
+            支付 {formatAmount(micro)} {pair.from}
+          </p>
+          <p>
+            预计获得 {quote.received} {pair.to}
+          </p>
+          <p className="wallet-meta">
+            汇率 1 {pair.from} = {pair.rate} {pair.to}
+          </p>
+        </div>
+      ),
+      confirmText: '确认兑换',
+      cancelText: '取消',
+    })
+    if (!ok) return
+    const body = { from: pair.from, to: pair.to, amount: formatAmount(micro) }
+    setBusy(true)
+    try {
+      const result = await callApi(exchange, { body }, { idempotencyKey: key.keyFor(body) })
+      key.settle()
+      session.setBalance(result.balance)
+      void balances.mutate(
+        { balance: result.balance, trx_balance: result.trx_balance },
+        { revalidate: false },
+      )
+      setAmount('')
+      showToast(
+        session.get().hideAmount ? '兑换成功' : `兑换成功，获得 ${result.received} ${result.to}`,
+        'success',
+      )
+    } catch (err) {
+      key.settle(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="wallet-page">
+      <section className="wallet-balance" aria-label="余额">
+        <div className="wallet-balance__top">
+          <span>钱包余额</span>
+          <HideAmountToggle hidden={hidden} onChange={(next) => session.setHideAmount(next)} />
+        </div>
+        <div className="wallet-balance__pair">
+          <span data-testid="exchange-usdt">
+            <AmountText value={balanceOf('USDT') ?? '—'} unit="USDT" />
+          </span>
+          <span data-testid="exchange-trx">
+            <AmountText value={balanceOf('TRX') ?? '—'} unit="TRX" />
+          </span>
+        </div>
+      </section>
+
+      <section className="wallet-card" aria-label="兑换">
+        <Segmented
+          block
+          value={pairKey(pair)}
+          onChange={(value) => switchPair(String(value))}
+          options={list.map((p) => ({ label: `${p.from} → ${p.to}`, value: pairKey(p) }))}
+        />
+        <div className="wallet-exchange__side">
+          <span className="wallet-field__label">支付</span>
+          <div className="wallet-amount-field">
+            <Input
+              inputMode="decimal"
+              placeholder={`${pair.min_amount} – ${pair.max_amount}`}
+              value={amount}
+              onChange={(text) => {
+                setAmount(sanitizeAmountInput(text))
+                setProblem('')
+              }}
+              aria-label={`兑换数量（${pair.from}）`}
+            />
+            <span className="wallet-amount-field__unit">{pair.from}</span>
+            <button
+              type="button"
+              className="wallet-link"
+              disabled={fromBalance === null}
+              onClick={() => {
+                if (fromBalance !== null) setAmount(exchangeAllAmount(pair, fromBalance))
+                setProblem('')
+              }}
+            >
+              全部
+            </button>
+          </div>
+        </div>
+        {reverse ? (
+          <button
+            type="button"
+            className="wallet-exchange__swap"
+            aria-label="交换兑换方向"
+            onClick={() => switchPair(pairKey(reverse))}
+          >
+            ⇅
+          </button>
+        ) : null}
+        <div className="wallet-exchange__side">
+          <span className="wallet-field__label">获得（预计）</span>
+          <p className="wallet-exchange__quote" data-testid="exchange-quote" aria-live="polite">
+            {quote ? quote.received : '0.00'} <span className="wallet-amount__unit">{pair.to}</span>
+          </p>
+        </div>
+        <dl className="wallet-facts">
+          <div>
+            <dt>汇率</dt>
+            <dd>
+              1 {pair.from} = {pair.rate} {pair.to}
+            </dd>
+          </div>
+          <div>
+            <dt>单笔限额</dt>
+            <dd>
+              {pair.min_amount} – {pair.max_amount} {pair.from}
+            </dd>
+          </div>
+        </dl>
+        {problem || quote?.problem ? (
+          <p className="wallet-error" role="alert">
+            {problem || quote?.problem}
+          </p>
+        ) : null}
+        <Button block color="primary" size="large" loading={busy} onClick={() => void confirm()}>
+          兑换
+        </Button>
+        <p className="wallet-note">到账数量按汇率计算并向下取整到 6 位小数，以实际到账为准。</p>
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,92 @@
+import { useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import {
+  CURRENCIES,
+  FUND_FLOW_TYPE_LABEL,
+  FUND_FLOW_TYPES,
+  type FundFlowType,
+  fundFlow,
+  fundFlowTypeSchema,
+  type WalletCurrency,
+} from '../../../../shared/contract/wallet'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { callApi } from '../../lib/http'
+import { AmountText } from './amount-text'
+import { ALL_DATES, type DateFilter } from './date-range-filter'
+import { type ChoiceFilter, choice, FilterBar } from './filter-bar'
+import { PagedListView } from './paged-list-view'
+import { PAGE_SIZE, usePagedList } from './use-paged-list'
+import { formatDateTime } from './wallet-time'
+import './wallet.css'
+
+/** The fund flow (the ledger): every balance change, newest first; `?type=` picks a type to start with. */
+export function FundFlowPage() {
+  return (
+    <PageShell title="资金明细" fallback={paths.mine}>
+      <RequireLogin>
+        <FundFlow />
+      </RequireLogin>
+    </PageShell>
+  )
+}
+
+function FundFlow() {
+  const [params] = useSearchParams()
+  const initialType = fundFlowTypeSchema.safeParse(params.get('type'))
+  const [type, setType] = useState<FundFlowType | null>(initialType.success ? initialType.data : null)
+  const [currency, setCurrency] = useState<WalletCurrency | null>(null)
+  const [dates, setDates] = useState<DateFilter>(ALL_DATES)
+  const query = { ...dates.range, ...(type ? { type } : {}), ...(currency ? { currency } : {}) }
+  const list = usePagedList(query, (page) =>
+    callApi(fundFlow, { query: { ...query, page, page_size: PAGE_SIZE } }),
+  )
+
+  const typeFilter: ChoiceFilter<FundFlowType> = {
+    key: 'type',
+    title: '全部类型',
+    options: FUND_FLOW_TYPES.map((value) => ({ value, label: FUND_FLOW_TYPE_LABEL[value] })),
+    value: type,
+    onChange: setType,
+  }
+  const currencyFilter: ChoiceFilter<WalletCurrency> = {
+    key: 'currency',
+    title: '全部币种',
+    options: CURRENCIES.map((value) => ({ value, label: value })),
+    value: currency,
+    onChange: setCurrency,
+  }
+
+  return (
+    <>
+      <FilterBar choices={[choice(typeFilter), choice(currencyFilter)]} dates={dates} onDates={setDates} />
+      <PagedListView
+        list={list}
+        label="资金明细"
+        empty="暂无资金记录"
+        itemKey={(row) => row.id}
+        renderItem={(row) => (
+          <article className="wallet-record" data-testid="fund-flow-row" data-type={row.type}>
+            <div className="wallet-record__row">
+              <span className="wallet-record__title">{row.type_label}</span>
+              <AmountText value={row.amount} unit={row.currency} signed />
+            </div>
+            <div className="wallet-record__row wallet-meta">
+              <span>{formatDateTime(row.created_at)}</span>
+              <span>
+                余额 <AmountText value={row.balance_after} unit={row.currency} />
+              </span>
+            </div>
+            {row.memo || row.ref ? (
+              <div className="wallet-record__row wallet-meta">
+                <span>{row.memo}</span>
+                {row.ref ? <span>{row.ref}</span> : null}
+              </div>
+            ) : null}
+          </article>
+        )}
+      />
+    </>
+  )
+}

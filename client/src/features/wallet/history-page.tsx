@@ -1,0 +1,160 @@
+import Tabs from 'antd-mobile/es/components/tabs'
+import { useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import {
+  DEPOSIT_STATUS_LABEL,
+  DEPOSIT_STATUSES,
+  type DepositStatus,
+  getDepositHistory,
+  getWithdrawalHistory,
+  WITHDRAWAL_STATUS_LABEL,
+  WITHDRAWAL_STATUSES,
+  type WithdrawalStatus,
+} from '../../../../shared/contract/wallet'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { truncate } from '../../lib/format'
+import { callApi } from '../../lib/http'
+import { AmountText } from './amount-text'
+import { ALL_DATES, type DateFilter } from './date-range-filter'
+import { choice, FilterBar } from './filter-bar'
+import { PagedListView } from './paged-list-view'
+import { StatusTag } from './status-tag'
+import { PAGE_SIZE, usePagedList } from './use-paged-list'
+import { formatDateTime } from './wallet-time'
+import './wallet.css'
+
+type Tab = 'deposit' | 'withdraw'
+
+/** Top-up and withdrawal histories, one tab each; `?tab=withdraw` opens the second. */
+export function HistoryPage() {
+  const [params, setParams] = useSearchParams()
+  const tab: Tab = params.get('tab') === 'withdraw' ? 'withdraw' : 'deposit'
+  return (
+    <PageShell title="充值提现记录" fallback={paths.mine}>
+      <RequireLogin>
+        <Tabs
+          className="wallet-tabs"
+          activeKey={tab}
+          onChange={(key) => setParams(key === 'withdraw' ? { tab: 'withdraw' } : {}, { replace: true })}
+        >
+          <Tabs.Tab key="deposit" title="充值记录">
+            <DepositHistory />
+          </Tabs.Tab>
+          <Tabs.Tab key="withdraw" title="提现记录">
+            <WithdrawalHistory />
+          </Tabs.Tab>
+        </Tabs>
+      </RequireLogin>
+    </PageShell>
+  )
+}
+
+function DepositHistory() {
+  const [status, setStatus] = useState<DepositStatus | null>(null)
+  const [dates, setDates] = useState<DateFilter>(ALL_DATES)
+  const query = { ...dates.range, ...(status ? { status } : {}) }
+  const list = usePagedList(query, (page) =>
+    callApi(getDepositHistory, { query: { ...query, page, page_size: PAGE_SIZE } }),
+  )
+  return (
+    <>
+      <FilterBar
+        choices={[
+          choice({
+            key: 'status',
+            title: '全部状态',
+            options: DEPOSIT_STATUSES.map((value) => ({ value, label: DEPOSIT_STATUS_LABEL[value] })),
+            value: status,
+            onChange: setStatus,
+          }),
+        ]}
+        dates={dates}
+        onDates={setDates}
+      />
+      <PagedListView
+        list={list}
+        label="充值记录"
+        empty="暂无充值记录"
+        itemKey={(order) => order.id}
+        renderItem={(order) => (
+          <article className="wallet-record" data-testid="deposit-record" data-order-no={order.order_no}>
+            <div className="wallet-record__row">
+              <span className="wallet-record__title">USDT 充值（{order.network}）</span>
+              <AmountText value={order.amount} />
+            </div>
+            <div className="wallet-record__row">
+              <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
+              <StatusTag status={order.status} label={order.status_label} />
+            </div>
+            <div className="wallet-record__row wallet-meta">
+              <span>订单号 {order.order_no}</span>
+              {order.status === 'pending' ? (
+                <span>
+                  确认 {order.confirmations}/{order.confirmations_required}
+                </span>
+              ) : null}
+            </div>
+          </article>
+        )}
+      />
+    </>
+  )
+}
+
+function WithdrawalHistory() {
+  const [status, setStatus] = useState<WithdrawalStatus | null>(null)
+  const [dates, setDates] = useState<DateFilter>(ALL_DATES)
+  const query = { ...dates.range, ...(status ? { status } : {}) }
+  const list = usePagedList(query, (page) =>
+    callApi(getWithdrawalHistory, { query: { ...query, page, page_size: PAGE_SIZE } }),
+  )
+  return (
+    <>
+      <FilterBar
+        choices={[
+          choice({
+            key: 'status',
+            title: '全部状态',
+            options: WITHDRAWAL_STATUSES.map((value) => ({ value, label: WITHDRAWAL_STATUS_LABEL[value] })),
+            value: status,
+            onChange: setStatus,
+          }),
+        ]}
+        dates={dates}
+        onDates={setDates}
+      />
+      <PagedListView
+        list={list}
+        label="提现记录"
+        empty="暂无提现记录"
+        itemKey={(order) => order.id}
+        renderItem={(order) => (
+          <article className="wallet-record" data-testid="withdrawal-record" data-order-no={order.order_no}>
+            <div className="wallet-record__row">
+              <span className="wallet-record__title">提现至 {order.label}</span>
+              <AmountText value={order.amount} />
+            </div>
+            <div className="wallet-record__row">
+              <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
+              <StatusTag status={order.status} label={order.status_label} />
+            </div>
+            <div className="wallet-record__row wallet-meta">
+              <span>{truncate(order.address, 8, 8)}</span>
+              <span>
+                手续费 <AmountText value={order.fee} />
+              </span>
+            </div>
+            <div className="wallet-record__row wallet-meta">
+              <span>订单号 {order.order_no}</span>
+            </div>
+            {order.status === 'rejected' && order.reason ? (
+              <p className="wallet-record__reason">退回原因：{order.reason}（金额与手续费已退回余额）</p>
+            ) : null}
+          </article>
+        )}
+      />
+    </>
+  )
+}

@@ -1,0 +1,278 @@
+import Button from 'antd-mobile/es/components/button'
+import Input from 'antd-mobile/es/components/input'
+import ProgressBar from 'antd-mobile/es/components/progress-bar'
+import { useEffect, useRef, useState } from 'react'
+import { Link, useSearchParams } from 'react-router-dom'
+import {
+  type DepositOrder,
+  getDepositOrder,
+  getPayInfoUsdt,
+  usdtPay,
+} from '../../../../shared/contract/wallet'
+import { toMicro } from '../../../../shared/money'
+import { PageShell } from '../../components/page-shell/page-shell'
+import { RequireLogin } from '../../components/require-login/require-login'
+import { paths } from '../../config/paths'
+import { copyText } from '../../lib/copy'
+import { callApi } from '../../lib/http'
+import { refreshBalance } from '../../lib/session-actions'
+import { session } from '../../lib/session-store'
+import { showToast } from '../../lib/toast'
+import { useApi } from '../../lib/use-api'
+import { AmountText } from './amount-text'
+import { DepositQr } from './deposit-qr'
+import { StatusTag } from './status-tag'
+import { SubmissionKey } from './submission-key'
+import { WalletBalance } from './wallet-balance'
+import { formatAmount, parseAmount, sanitizeAmountInput } from './wallet-money'
+import { formatDateTime } from './wallet-time'
+import './wallet.css'
+
+/** How often a pending order is asked for again. */
+const ORDER_POLL_MS = 2_000
+const QUICK_AMOUNTS = ['50', '100', '500', '1000'] as const
+const ORDER_PARAM = 'order'
+
+export function TopUpPage() {
+  return (
+    <PageShell
+      title="充值"
+      right={
+        <Link className="wallet-nav-link" to={paths.topUpHistory}>
+          记录
+        </Link>
+      }
+    >
+      <RequireLogin>
+        <TopUp />
+      </RequireLogin>
+    </PageShell>
+  )
+}
+
+function TopUp() {
+  const { data: info, error, mutate } = useApi(getPayInfoUsdt, undefined)
+  const [params, setParams] = useSearchParams()
+  const orderId = Number(params.get(ORDER_PARAM)) || null
+
+  return (
+    <div className="wallet-page">
+      <WalletBalance />
+      {info ? (
+        <>
+          <section className="wallet-card wallet-deposit" aria-label="充值地址">
+            <div className="wallet-deposit__network">
+              <span className="wallet-chip">USDT</span>
+              <span className="wallet-chip wallet-chip--network">{info.network}</span>
+            </div>
+            <DepositQr text={info.qr_text} label="充值地址二维码" />
+            <p className="wallet-deposit__label">充值地址（{info.network}）</p>
+            <p className="wallet-address" data-testid="deposit-address">
+              {info.address}
+            </p>
+            <Button size="small" color="primary" fill="outline" onClick={() => void copyText(info.address)}>
+              复制地址
+            </Button>
+            <div className="wallet-warning" role="note">
+              <strong>注意：</strong>
+              {info.notice}
+            </div>
+            <dl className="wallet-facts">
+              <div>
+                <dt>最低充值</dt>
+                <dd>{info.min_amount} USDT</dd>
+              </div>
+              <div>
+                <dt>到账确认</dt>
+                <dd>
+                  {info.confirmations} 个网络确认，约 {Math.max(1, Math.round(info.chain_delay_seconds / 60))}{' '}
+                  分钟
+                </dd>
+              </div>
+            </dl>
+          </section>
+          {orderId === null ? (
+            <NewOrder
+              minAmount={info.min_amount}
+              maxAmount={info.max_amount}
+              onCreated={(order) => setParams({ [ORDER_PARAM]: String(order.id) }, { replace: true })}
+            />
+          ) : (
+            <OrderStatus id={orderId} onDone={() => setParams({}, { replace: true })} />
+          )}
+        </>
+      ) : error ? (
+        <p className="wallet-note">
+          充值信息加载失败，
+          <button type="button" className="wallet-link" onClick={() => void mutate()}>
+            重试
+          </button>
+        </p>
+      ) : (
+        <p className="wallet-note">加载中…</p>
+      )}
+    </div>
+  )
+}
+
+function NewOrder({
+  minAmount,
+  maxAmount,
+  onCreated,
+}: {
+  minAmount: string
+  maxAmount: string
+  onCreated: (order: DepositOrder) => void
+}) {
+  const [amount, setAmount] = useState('')
+  const [problem, setProblem] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [key] = useState(() => new SubmissionKey())
+
+  const check = (): string => {
+    const micro = parseAmount(amount)
+    if (micro === null || micro <= 0) return '请输入充值金额'
+    if (micro < toMicro(minAmount)) return `最低充值 ${minAmount} USDT`
+    if (micro > toMicro(maxAmount)) return `单笔最高充值 ${maxAmount} USDT`
+    return ''
+  }
+
+  const submit = async () => {
+    const found = check()
+    setProblem(found)
+    const micro = parseAmount(amount)
+    if (found || micro === null) return
+    const body = { amount: formatAmount(micro) }
+    setBusy(true)
+    try {
+      const order = await callApi(usdtPay, { body }, { idempotencyKey: key.keyFor(body) })
+      key.settle()
+      showToast('充值订单已创建，请按订单金额转账', 'success')
+      onCreated(order)
+    } catch (err) {
+      key.settle(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section className="wallet-card" aria-label="充值金额">
+      <h2 className="wallet-card__title">充值金额</h2>
+      <div className="wallet-amount-field">
+        <Input
+          inputMode="decimal"
+          placeholder={`最低 ${minAmount} USDT`}
+          value={amount}
+          onChange={(text) => {
+            setAmount(sanitizeAmountInput(text))
+            setProblem('')
+          }}
+          aria-label="充值金额"
+        />
+        <span className="wallet-amount-field__unit">USDT</span>
+      </div>
+      <div className="wallet-quick">
+        {QUICK_AMOUNTS.map((quick) => (
+          <button
+            key={quick}
+            type="button"
+            className={`wallet-quick__item${amount === quick ? ' wallet-quick__item--on' : ''}`}
+            onClick={() => {
+              setAmount(quick)
+              setProblem('')
+            }}
+          >
+            {quick}
+          </button>
+        ))}
+      </div>
+      {problem ? (
+        <p className="wallet-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <Button block color="primary" size="large" loading={busy} onClick={submit}>
+        提交充值订单
+      </Button>
+      <p className="wallet-note">提交后请向上方地址转入与订单相同金额的 USDT，到账后余额自动增加。</p>
+    </section>
+  )
+}
+
+function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
+  const { data: order, error } = useApi(
+    getDepositOrder,
+    { id },
+    { refreshInterval: (latest) => (latest?.status === 'confirmed' ? 0 : ORDER_POLL_MS) },
+  )
+  const seenPending = useRef(false)
+
+  useEffect(() => {
+    if (!order) return
+    if (order.status === 'pending') seenPending.current = true
+    else if (seenPending.current) {
+      // Confirmed while the player watched: the balance has grown.
+      seenPending.current = false
+      showToast(session.get().hideAmount ? '充值已到账' : `充值 ${order.amount} USDT 已到账`, 'success')
+      refreshBalance().catch(() => undefined)
+    }
+  }, [order])
+
+  if (!order) {
+    return (
+      <section className="wallet-card" aria-label="充值订单">
+        <p className="wallet-note">{error ? '订单加载失败' : '加载订单…'}</p>
+        {error ? (
+          <Button block onClick={onDone}>
+            重新下单
+          </Button>
+        ) : null}
+      </section>
+    )
+  }
+  const pending = order.status === 'pending'
+  const percent = Math.floor((order.confirmations * 100) / Math.max(1, order.confirmations_required))
+  return (
+    <section className="wallet-card" aria-label="充值订单" data-testid="deposit-order">
+      <div className="wallet-card__row">
+        <h2 className="wallet-card__title">充值订单</h2>
+        <StatusTag status={order.status} label={order.status_label} />
+      </div>
+      <dl className="wallet-facts">
+        <div>
+          <dt>订单号</dt>
+          <dd data-testid="deposit-order-no">{order.order_no}</dd>
+        </div>
+        <div>
+          <dt>金额</dt>
+          <dd>
+            <AmountText value={order.amount} />
+          </dd>
+        </div>
+        <div>
+          <dt>网络确认</dt>
+          <dd>
+            {order.confirmations}/{order.confirmations_required}
+          </dd>
+        </div>
+        <div>
+          <dt>{pending ? '预计到账' : '到账时间'}</dt>
+          <dd>{formatDateTime(pending ? order.expected_at : (order.confirmed_at ?? order.expected_at))}</dd>
+        </div>
+      </dl>
+      <ProgressBar percent={pending ? percent : 100} />
+      <p className="wallet-note" aria-live="polite">
+        {pending ? '等待区块确认，状态会自动更新…' : '充值已到账，余额已更新。'}
+      </p>
+      <div className="wallet-actions">
+        <Button block fill="outline" onClick={onDone}>
+          {pending ? '再充一笔' : '继续充值'}
+        </Button>
+        <Link className="wallet-link" to={paths.topUpHistory}>
+          查看充值记录
+        </Link>
+      </div>
+    </section>
+  )
+}

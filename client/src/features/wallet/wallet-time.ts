@@ -1,0 +1,68 @@
+/**
+ * Times and dates of the wallet pages. The server counts days in China Standard Time (UTC+8) for
+ * date filters and daily limits, so times are shown in CST too, whatever the device's zone.
+ */
+
+const CST_OFFSET_MS = 8 * 3_600_000
+const DAY_MS = 86_400_000
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** The CST calendar fields of an instant. */
+function cstParts(ms: number) {
+  const d = new Date(ms + CST_OFFSET_MS)
+  return {
+    date: `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
+    time: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
+  }
+}
+
+/** Unix milliseconds as `YYYY-MM-DD HH:mm:ss` (CST). */
+export function formatDateTime(ms: number): string {
+  const { date, time } = cstParts(ms)
+  return `${date} ${time}`
+}
+
+/** Unix milliseconds as `MM-DD HH:mm` (CST), for the lock notice and short lists. */
+export function formatShortTime(ms: number): string {
+  const { date, time } = cstParts(ms)
+  return `${date.slice(5)} ${time.slice(0, 5)}`
+}
+
+/** The CST date of an instant as the API's YYYY-MM-DD. */
+export const cstDate = (ms: number): string => cstParts(ms).date
+
+/** A calendar day the player picked (a local Date at midnight) as YYYY-MM-DD. */
+export function pickedDate(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+}
+
+export const DATE_PRESETS = ['all', 'today', '7d', '30d'] as const
+export type DatePreset = (typeof DATE_PRESETS)[number]
+
+export const DATE_PRESET_LABEL: Record<DatePreset, string> = {
+  all: '全部时间',
+  today: '今天',
+  '7d': '近7天',
+  '30d': '近30天',
+}
+
+export interface DateRange {
+  start_date?: string
+  end_date?: string
+}
+
+/** The dates a preset stands for at `now`, both ends included. */
+export function presetRange(preset: DatePreset, now: number): DateRange {
+  const days = { all: 0, today: 1, '7d': 7, '30d': 30 }[preset]
+  if (days === 0) return {}
+  return { start_date: cstDate(now - (days - 1) * DAY_MS), end_date: cstDate(now) }
+}
+
+/** A short description of a range for a filter's title. */
+export function rangeLabel(range: DateRange): string {
+  const { start_date: start, end_date: end } = range
+  if (!start && !end) return DATE_PRESET_LABEL.all
+  if (start === end) return start?.slice(5) ?? ''
+  return `${start?.slice(5) ?? '…'} 至 ${end?.slice(5) ?? '…'}`
+}

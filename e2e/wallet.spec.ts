@@ -1,0 +1,375 @@
+import type { Page } from '@playwright/test'
+import { TOKEN_HEADER } from '../shared/constants'
+import { isTronAddress } from '../shared/tron'
+import { baseUrl, login, registerPlayer } from './support/emu'
+import { expect, openLoggedIn, test, toast } from './support/test'
+
+/**
+ * The wallet pages against the emulator: each test makes its own player through the API (SMS,
+ * register, login), so balances and locks are its own. The chain and the back office are the
+ * tester's controls under /__emu.
+ */
+
+/** A real TRC20 address (checked below with shared/tron.ts), bound as a withdrawal address. */
+const ADDRESS = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7'
+const SPARE_ADDRESS = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW'
+const PAY_PASSWORD = '246810'
+
+interface Envelope<T> {
+  code: number
+  msg?: string
+  data: T
+}
+
+async function call<T>(
+  path: string,
+  init: { token?: string; form?: Record<string, string> } = {},
+): Promise<T> {
+  const headers: Record<string, string> = {}
+  if (init.token) headers[TOKEN_HEADER] = init.token
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: init.form ? 'POST' : 'GET',
+    headers,
+    body: init.form ? new URLSearchParams(init.form) : undefined,
+  })
+  const body = (await res.json()) as Envelope<T>
+  if (!res.ok || (body.code !== 1 && body.code !== 200)) {
+    throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`)
+  }
+  return body.data
+}
+
+/** A tester's control call (the chain, the back office). */
+async function emu<T>(path: string): Promise<T> {
+  const res = await fetch(`${baseUrl()}/__emu${path}`, { method: 'POST' })
+  const body = (await res.json()) as Envelope<T>
+  if (!res.ok || (body.code !== 1 && body.code !== 200)) {
+    throw new Error(`/__emu${path} answered ${res.status}: ${JSON.stringify(body)}`)
+  }
+  return body.data
+}
+
+interface Player {
+  phone: string
+  password: string
+  token: string
+  playerId: number
+}
+
+/** A new player, optionally with a payment password, a confirmed top-up and a bound address. */
+async function newPlayer(
+  setup: { payPassword?: boolean; topUp?: string; bindAddress?: boolean } = {},
+): Promise<Player> {
+  const who = await registerPlayer('wallet1234')
+  const session = await login(who.phone, who.password)
+  const player = { ...who, token: session.token, playerId: session.player_id }
+  if (setup.payPassword || setup.bindAddress) {
+    await call('/api/api2/update-payment-password', {
+      token: player.token,
+      form: { pay_password: PAY_PASSWORD, login_password: player.password },
+    })
+  }
+  if (setup.topUp) {
+    const order = await call<{ order_no: string }>('/api/usdtpay', {
+      token: player.token,
+      form: { amount: setup.topUp },
+    })
+    await emu(`/deposits/${order.order_no}/confirm`)
+  }
+  if (setup.bindAddress) {
+    await call('/api/api2/wallets/bind', {
+      token: player.token,
+      form: { address: ADDRESS, label: '我的钱包', pay_password: PAY_PASSWORD },
+    })
+  }
+  return player
+}
+
+const balanceOf = (player: Player) =>
+  call<{ balance: string }>(`/api/api/getBalance?player_id=${player.playerId}`, { token: player.token })
+
+/** Taps digits on the number keyboard that is on screen (a closed one slides below the viewport). */
+async function typeOnKeyboard(page: Page, digits: string) {
+  const height = page.viewportSize()?.height ?? 0
+  for (const digit of digits) {
+    const keys = page.locator('.adm-number-keyboard-popup').getByRole('button', { name: digit, exact: true })
+    await expect(keys.first()).toBeAttached()
+    let tapped = false
+    for (const key of await keys.all()) {
+      const box = await key.boundingBox()
+      if (box && box.y >= 0 && box.y + box.height <= height) {
+        await key.click()
+        tapped = true
+        break
+      }
+    }
+    expect(tapped, `key ${digit} on screen`).toBe(true)
+  }
+}
+
+/** The payment-password sheet: waits for it, then types the six digits. */
+async function enterPayPassword(page: Page, digits: string) {
+  await expect(page.getByRole('button', { name: '支付密码', exact: true })).toBeVisible()
+  await typeOnKeyboard(page, digits)
+}
+
+test('the sample withdrawal addresses are valid TRON addresses', () => {
+  expect(isTronAddress(ADDRESS)).toBe(true)
+  expect(isTronAddress(SPARE_ADDRESS)).toBe(true)
+})
+
+test('top-up: an order confirmed through /__emu updates itself, raises the balance and shows in the fund flow', async ({
+  page,
+  pageErrors,
+}) => {
+  const player = await newPlayer()
+  const info = await call<{ address: string; min_amount: string }>('/api/pay/get_pay_info_usdt', {
+    token: player.token,
+  })
+  await openLoggedIn(page, '/hometopup', player)
+
+  await expect(page.getByTestId('deposit-address')).toHaveText(info.address)
+  expect(isTronAddress(info.address)).toBe(true)
+  await expect(page.getByRole('img', { name: '充值地址二维码' })).toBeVisible()
+  await page.getByRole('button', { name: '复制地址' }).click()
+  await expect(toast(page, '复制成功')).toBeVisible()
+  await expect(page.getByRole('note')).toContainText('仅支持 TRC20 网络的 USDT')
+  await expect(page.getByText(`${info.min_amount} USDT`, { exact: true })).toBeVisible()
+  await expect(page.getByTestId('wallet-balance')).toHaveText('0.00USDT')
+
+  const amount = page.getByRole('textbox', { name: '充值金额' })
+  await amount.fill('5')
+  await page.getByRole('button', { name: '提交充值订单' }).click()
+  await expect(page.getByRole('alert')).toHaveText(`最低充值 ${info.min_amount} USDT`)
+
+  await amount.fill('123.45')
+  await page.getByRole('button', { name: '提交充值订单' }).click()
+  const order = page.getByTestId('deposit-order')
+  await expect(order.locator('.wallet-status')).toHaveText('确认中')
+  const orderNo = (await page.getByTestId('deposit-order-no').textContent()) ?? ''
+  expect(orderNo).toMatch(/^D\d+/)
+
+  await emu(`/deposits/${orderNo}/confirm`)
+  // The page asks for the order again by itself.
+  await expect(order.locator('.wallet-status')).toHaveText('已到账', { timeout: 10_000 })
+  await expect(page.getByTestId('wallet-balance')).toHaveText('123.45USDT')
+  expect((await balanceOf(player)).balance).toBe('123.45')
+
+  await page.goto('/finance')
+  const row = page.getByTestId('fund-flow-row').filter({ hasText: orderNo })
+  await expect(row).toHaveCount(1)
+  await expect(row).toContainText('充值')
+  await expect(row).toContainText('+123.45USDT')
+  await expect(row).toContainText('余额 123.45USDT')
+
+  await page.goto('/tophistory')
+  const record = page.locator(`[data-testid="deposit-record"][data-order-no="${orderNo}"]`)
+  await expect(record.locator('.wallet-status')).toHaveText('已到账')
+  expect(pageErrors).toEqual([])
+})
+
+test('bind an address, withdraw to it, approve through /__emu: both rows in the fund flow and the history', async ({
+  page,
+  pageErrors,
+}) => {
+  // A long walk through several pages: more time on a busy machine.
+  test.slow()
+  const player = await newPlayer({ payPassword: true, topUp: '100' })
+  await openLoggedIn(page, '/cash', player)
+
+  // No address yet: the page leads to binding one, and comes back.
+  await page.getByRole('link', { name: '去绑定地址' }).click()
+  await expect(page).toHaveURL(/\/address\?from=cash$/)
+  await expect(page.getByTestId('address-count')).toHaveText('已绑定 0/5')
+  await page.getByRole('textbox', { name: '提现地址' }).fill(`${ADDRESS.slice(0, -1)}8`)
+  await page.getByRole('button', { name: '绑定地址' }).click()
+  await expect(page.getByRole('alert')).toHaveText('地址校验失败，请检查是否输入有误')
+  await page.getByRole('textbox', { name: '提现地址' }).fill(ADDRESS)
+  await page.getByRole('textbox', { name: '地址备注' }).fill('冷钱包')
+  await page.getByRole('button', { name: '绑定地址' }).click()
+  await page.locator('.adm-dialog').getByRole('button', { name: '确认绑定' }).click()
+  await enterPayPassword(page, PAY_PASSWORD)
+  await expect(page).toHaveURL(/\/cash$/)
+  await expect(page.getByTestId('withdraw-address-label')).toContainText('冷钱包')
+
+  // The fee is on top of the amount; what arrives and what leaves are exact.
+  const amount = page.getByRole('textbox', { name: '提现金额' })
+  await page.getByRole('button', { name: '全部', exact: true }).click()
+  await expect(amount).toHaveValue('99.00')
+  await expect(page.getByTestId('withdraw-total')).toHaveText('100.00 USDT')
+  await amount.fill('50.1')
+  await expect(page.getByTestId('withdraw-fee')).toHaveText('1.00 USDT')
+  await expect(page.getByTestId('withdraw-arrive')).toHaveText('50.10 USDT')
+  await expect(page.getByTestId('withdraw-total')).toHaveText('51.10 USDT')
+  await page.getByRole('button', { name: '提现', exact: true }).click()
+  await enterPayPassword(page, PAY_PASSWORD)
+
+  const result = page.getByTestId('withdraw-result')
+  await expect(result.locator('.wallet-status')).toHaveText('审核中')
+  const orderNo = (await page.getByTestId('withdraw-order-no').textContent()) ?? ''
+  expect(orderNo).not.toBe('')
+  await expect(page.getByTestId('wallet-balance')).toHaveText('48.90USDT')
+
+  await emu(`/withdrawals/${orderNo}/approve`)
+
+  await page.goto('/tophistory?tab=withdraw')
+  const record = page.locator(`[data-testid="withdrawal-record"][data-order-no="${orderNo}"]`)
+  await expect(record.locator('.wallet-status')).toHaveText('已到账')
+  await expect(record).toContainText('50.10USDT')
+  await expect(record).toContainText('冷钱包')
+
+  await page.goto('/finance')
+  const rows = page.getByTestId('fund-flow-row').filter({ hasText: orderNo })
+  await expect(rows).toHaveCount(2)
+  await expect(rows.filter({ hasText: '提现手续费' })).toContainText('-1.00USDT')
+  await expect(page.locator('[data-testid="fund-flow-row"][data-type="withdrawal"]')).toContainText(
+    '-50.10USDT',
+  )
+  expect((await balanceOf(player)).balance).toBe('48.90')
+  expect(pageErrors).toEqual([])
+})
+
+test('a wrong payment password shows the error and moves nothing', async ({ page, pageErrors }) => {
+  const player = await newPlayer({ topUp: '100', bindAddress: true })
+  await openLoggedIn(page, '/cash', player)
+  await expect(page.getByTestId('withdraw-address-label')).toContainText('我的钱包')
+  await page.getByRole('textbox', { name: '提现金额' }).fill('20')
+  await page.getByRole('button', { name: '提现', exact: true }).click()
+  await enterPayPassword(page, '135790')
+
+  const sheet = page.locator('.wallet-sheet')
+  await expect(sheet.getByRole('alert')).toHaveText('支付密码错误，还可尝试 2 次')
+  await expect(page.getByTestId('withdraw-result')).toHaveCount(0)
+  await sheet.getByRole('button', { name: '取消' }).click()
+  await expect(page.getByTestId('wallet-balance')).toHaveText('100.00USDT')
+
+  expect((await balanceOf(player)).balance).toBe('100.00')
+  const history = await call<{ total: number }>('/api/api/getWithdrawalHistory', { token: player.token })
+  expect(history.total).toBe(0)
+  const flow = await call<{ list: { type: string }[] }>('/api/api2/fund-flow', { token: player.token })
+  expect(flow.list.map((row) => row.type)).toEqual(['topup'])
+  expect(pageErrors).toEqual([])
+})
+
+test('three wrong payment passwords lock withdrawals, and the page says until when', async ({ page }) => {
+  // A long walk through several pages: more time on a busy machine.
+  test.slow()
+  const player = await newPlayer({ topUp: '100', bindAddress: true })
+  await openLoggedIn(page, '/cash', player)
+  await page.getByRole('textbox', { name: '提现金额' }).fill('20')
+  await page.getByRole('button', { name: '提现', exact: true }).click()
+  const sheet = page.locator('.wallet-sheet')
+  await enterPayPassword(page, '111111')
+  await expect(sheet.getByRole('alert')).toHaveText('支付密码错误，还可尝试 2 次')
+  await typeOnKeyboard(page, '222222')
+  await expect(sheet.getByRole('alert')).toHaveText('支付密码错误，还可尝试 1 次')
+  await typeOnKeyboard(page, '333333')
+
+  await expect(page.getByRole('alert').filter({ hasText: '提现已锁定' }).first()).toBeVisible()
+  await expect(page.getByText(/请于 \d{2}-\d{2} \d{2}:\d{2} 后再试/)).toBeVisible()
+  await expect(page.getByRole('button', { name: '提现', exact: true })).toBeDisabled()
+  expect((await balanceOf(player)).balance).toBe('100.00')
+})
+
+test('addresses: set default and delete, each confirmed; the count shows the limit', async ({ page }) => {
+  const player = await newPlayer({ bindAddress: true })
+  await call('/api/api2/wallets/bind', {
+    token: player.token,
+    form: { address: SPARE_ADDRESS, label: '备用', pay_password: PAY_PASSWORD },
+  })
+  await openLoggedIn(page, '/address', player)
+  await expect(page.getByTestId('address-count')).toHaveText('已绑定 2/5')
+  const items = page.getByTestId('address-item')
+  const defaultMark = (item: ReturnType<typeof items.first>) => item.getByText('默认', { exact: true })
+  await expect(items.first()).toContainText('我的钱包')
+  await expect(defaultMark(items.first())).toBeVisible()
+
+  const spare = items.filter({ hasText: '备用' })
+  await spare.getByRole('button', { name: '设为默认' }).click()
+  await page.locator('.adm-dialog').getByRole('button', { name: '取消' }).click()
+  await expect(defaultMark(spare)).toHaveCount(0)
+  await spare.getByRole('button', { name: '设为默认' }).click()
+  await page.locator('.adm-dialog').getByRole('button', { name: '设为默认' }).click()
+  await expect(items.first()).toContainText('备用')
+  await expect(defaultMark(items.first())).toBeVisible()
+
+  await items.filter({ hasText: '我的钱包' }).getByRole('button', { name: '删除' }).click()
+  await page.locator('.adm-dialog').getByRole('button', { name: '删除' }).click()
+  await expect(items).toHaveCount(1)
+  await expect(page.getByTestId('address-count')).toHaveText('已绑定 1/5')
+})
+
+test('exchange: the live quote follows the amount and the pair; confirming moves both balances', async ({
+  page,
+  pageErrors,
+}) => {
+  const player = await newPlayer({ topUp: '100' })
+  await openLoggedIn(page, '/exchange', player)
+  await expect(page.getByText('1 USDT = 6.25 TRX')).toBeVisible()
+  const amount = page.getByRole('textbox', { name: '兑换数量（USDT）' })
+  await amount.fill('10.5')
+  await expect(page.getByTestId('exchange-quote')).toHaveText('65.625 TRX')
+  await page.getByRole('button', { name: '兑换', exact: true }).click()
+  await page.locator('.adm-dialog').getByRole('button', { name: '确认兑换' }).click()
+  await expect(page.getByTestId('exchange-usdt')).toHaveText('89.50USDT')
+  await expect(page.getByTestId('exchange-trx')).toHaveText('65.625TRX')
+
+  await page.getByRole('button', { name: '交换兑换方向' }).click()
+  await expect(page.getByText('1 TRX = 0.158 USDT')).toBeVisible()
+  await page.getByRole('textbox', { name: '兑换数量（TRX）' }).fill('5')
+  await expect(page.getByRole('alert')).toHaveText('单笔最少兑换 10.00 TRX')
+
+  await page.goto('/finance?type=exchange')
+  await expect(page.getByTestId('fund-flow-row')).toHaveCount(2)
+  await expect(page.getByTestId('fund-flow-row').filter({ hasText: '+65.625TRX' })).toHaveCount(1)
+  await expect(page.getByTestId('fund-flow-row').filter({ hasText: '-10.50USDT' })).toHaveCount(1)
+  expect(pageErrors).toEqual([])
+})
+
+test('hide-amount masks the balance and every amount in the lists', async ({ page }) => {
+  const player = await newPlayer({ topUp: '42' })
+  await openLoggedIn(page, '/finance', player)
+  const row = page.getByTestId('fund-flow-row')
+  await expect(row).toContainText('+42.00USDT')
+  await page.evaluate(() => localStorage.setItem('hideAmount', '1'))
+  await page.goto('/hometopup')
+  await expect(page.getByTestId('wallet-balance')).toHaveText('****USDT')
+  await page.goto('/finance')
+  await expect(row.locator('.wallet-amount')).toHaveText(['****USDT', '****USDT'])
+})
+
+test('fund flow: more rows load as the player scrolls; the type and date filters narrow the list', async ({
+  page,
+  pageErrors,
+}) => {
+  // A long walk through several pages: more time on a busy machine.
+  test.slow()
+  const player = await newPlayer()
+  for (let i = 1; i <= 23; i++) {
+    const order = await call<{ order_no: string }>('/api/usdtpay', {
+      token: player.token,
+      form: { amount: `${10 + i}` },
+    })
+    await emu(`/deposits/${order.order_no}/confirm`)
+  }
+  await openLoggedIn(page, '/finance', player)
+  const rows = page.getByTestId('fund-flow-row')
+  await expect(rows.first()).toContainText('+33.00USDT')
+  await expect(rows).toHaveCount(20)
+  await rows.last().scrollIntoViewIfNeeded()
+  await page.mouse.wheel(0, 2000)
+  await expect(rows).toHaveCount(23)
+  await expect(page.getByText('没有更多了')).toBeVisible()
+
+  await page.getByText('全部类型').click()
+  await page.locator('.adm-dropdown-popup').getByText('提现', { exact: true }).click()
+  await expect(page.getByText('暂无资金记录')).toBeVisible()
+  await page.getByText('提现', { exact: true }).first().click()
+  await page.locator('.adm-dropdown-popup').getByText('充值', { exact: true }).click()
+  await expect(rows).toHaveCount(20)
+
+  await page.getByText('全部时间').click()
+  await page.locator('.adm-dropdown-popup').getByText('今天', { exact: true }).click()
+  await expect(rows.first()).toContainText('+33.00USDT')
+  expect(pageErrors).toEqual([])
+})
