@@ -44,7 +44,8 @@ export const FUND_FLOW_TYPE_LABEL: Record<FundFlowType, string> = {
   topup: '充值',
   withdrawal: '提现',
   withdrawal_fee: '提现手续费',
-  refund: '提现退回',
+  // Withdrawal rejections, tied rounds and refused transfer bets all return money this way; the memo says which.
+  refund: '退款',
   bet: '投注',
   payout: '派奖',
   rebate: '返水',

@@ -1,21 +1,11 @@
 import type { Statement } from 'better-sqlite3'
+import type { FundFlowType } from '../../../shared/contract/wallet'
 import type { Db } from '../../db/database'
 
 export type Currency = 'USDT' | 'TRX'
 
-/** Why a balance moved; the fund-flow filter offers these. */
-export const LEDGER_TYPES = [
-  'topup',
-  'withdrawal',
-  'withdrawal_fee',
-  'refund',
-  'bet',
-  'payout',
-  'rebate',
-  'exchange',
-  'bonus',
-] as const
-export type LedgerType = (typeof LEDGER_TYPES)[number]
+/** Why a balance moved: the contract's fund-flow types are the ledger's types. */
+export type LedgerType = FundFlowType
 
 export interface Posting {
   readonly playerId: number

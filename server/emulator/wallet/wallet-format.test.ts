@@ -1,9 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { exchangeQuoteMicro, FUND_FLOW_TYPES } from '../../../shared/contract/wallet'
+import { exchangeQuoteMicro } from '../../../shared/contract/wallet'
 import { toMicro } from '../../../shared/money'
 import { isTronAddress } from '../../../shared/tron'
-import { LEDGER_TYPES } from '../ledger/ledger-repository'
 import { depositAddressFor } from './deposit-service'
 import { cstDateRange, cstDayStart, formatAmount, formatWait, orderNo } from './wallet-format'
 
@@ -61,12 +60,6 @@ describe('exchange quotes', () => {
         },
       ),
     )
-  })
-})
-
-describe('the contract and the ledger', () => {
-  it('offer the same fund-flow types', () => {
-    expect([...FUND_FLOW_TYPES]).toEqual([...LEDGER_TYPES])
   })
 })
 
