@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { MSG } from '../shared/messages'
 import { STORAGE_KEY } from '../shared/storage-keys'
-import { baseUrl, registerPlayer } from './support/emu'
+import { baseUrl, login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, recordToasts, storedKeys, test, toast, toastsSeen } from './support/test'
 
 /**
@@ -29,6 +29,22 @@ const activate = (scope: string, name: string, params: Record<string, string> = 
     ...Object.entries(params).flatMap(([k, v]) => ['--param', `${k}=${v}`]),
     ...(json ? ['--json'] : []),
   )
+
+const PAY_PASSWORD = '246810'
+
+/** A fresh player with 100.00 USDT (through the deposit-arrives scenario) and a payment password. */
+async function fundedPlayer(scope: string): Promise<{ phone: string; password: string }> {
+  const player = await registerPlayer()
+  await activate(scope, 'deposit-arrives', { phone: player.phone, password: player.password, amount: '100' })
+  const session = await login(player.phone, player.password)
+  const res = await fetch(`${baseUrl()}/api/api2/update-payment-password`, {
+    method: 'POST',
+    headers: { token: session.token, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ pay_password: PAY_PASSWORD, login_password: player.password }),
+  })
+  expect(((await res.json()) as { code: number }).code).toBe(1)
+  return player
+}
 
 async function expectLoggedOut(page: import('@playwright/test').Page) {
   await expect(page).toHaveURL(/\/login\?isreg=0$/)
@@ -95,48 +111,25 @@ test.describe('scenarios from the command line', () => {
   })
 
   test('withdrawal-rejected: the money comes back and nothing is lost', async ({ page, scope }) => {
-    const player = await registerPlayer()
-    await activate(scope, 'deposit-arrives', {
-      phone: player.phone,
-      password: player.password,
-      amount: '100',
-    })
-    // A fresh player has no payment password yet; the scenario's steps need one.
-    const { login } = await import('./support/emu')
-    const session = await login(player.phone, player.password)
-    await fetch(`${baseUrl()}/api/api2/update-payment-password`, {
-      method: 'POST',
-      headers: { token: session.token, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ pay_password: '246810', login_password: player.password }),
-    })
+    const player = await fundedPlayer(scope)
     await activate(scope, 'withdrawal-rejected', {
       phone: player.phone,
       password: player.password,
-      payPassword: '246810',
+      payPassword: PAY_PASSWORD,
       amount: '20',
     })
     await openLoggedIn(page, '/home', player)
     await expect(page.getByTestId('balance').first()).toContainText('100.00')
+    await page.goto('/tophistory?tab=withdraw')
+    await expect(page.getByText('退回原因：地址风险，审核未通过').first()).toBeVisible()
   })
 
   test('insufficient-balance: the balance is drained to 0.00', async ({ page, scope }) => {
-    const player = await registerPlayer()
-    await activate(scope, 'deposit-arrives', {
-      phone: player.phone,
-      password: player.password,
-      amount: '100',
-    })
-    const { login } = await import('./support/emu')
-    const session = await login(player.phone, player.password)
-    await fetch(`${baseUrl()}/api/api2/update-payment-password`, {
-      method: 'POST',
-      headers: { token: session.token, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ pay_password: '246810', login_password: player.password }),
-    })
+    const player = await fundedPlayer(scope)
     await activate(scope, 'insufficient-balance', {
       phone: player.phone,
       password: player.password,
-      payPassword: '246810',
+      payPassword: PAY_PASSWORD,
       amount: '99',
     })
     await openLoggedIn(page, '/home', player)
