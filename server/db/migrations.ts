@@ -210,6 +210,21 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE status = 'pending' AND draw_at IS NOT NULL GROUP BY game, round_id;
     `,
   },
+  {
+    id: 301,
+    name: 'bets: turnover by draw time',
+    // A bet is settled at its round's draw, so a settled bet's settled_at is its draw_at, known
+    // from the moment it is placed. Turnover is read by draw_at through an index written once, at
+    // placement; settling a round then rewrites its bet rows and touches no index, except that a
+    // win enters the winners' index (read for the prize pool's latest winners).
+    sql: `
+      UPDATE bets SET draw_at = settled_at WHERE draw_at IS NULL AND settled_at IS NOT NULL;
+      DROP INDEX bets_player_settled;
+      DROP INDEX bets_settled;
+      CREATE INDEX bets_player_draw ON bets(player_id, draw_at);
+      CREATE INDEX bets_wins ON bets(settled_at) WHERE status = 'won';
+    `,
+  },
   // Id ranges, so domains can add migrations side by side: wallet 100–199, games 200–299,
   // agent and content 300–399, tester's API 400–499.
   {

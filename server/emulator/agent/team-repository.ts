@@ -3,7 +3,11 @@ import type { Db } from '../../db/database'
 /** How deep the team goes for counting and listing; the tree is walked no further. */
 export const MAX_TEAM_DEPTH = 10
 
-/** Bets that count as turnover: settled and either won or lost (a draw returns the stake). */
+/**
+ * Bets that count as turnover: settled and either won or lost (a draw returns the stake). A bet is
+ * settled at its round's draw, so turnover in a time range is read by draw time (`draw_at`, indexed
+ * with the player).
+ */
 const TURNOVER = `status IN ('won', 'lost')`
 
 interface Range {
@@ -62,17 +66,17 @@ export class TeamRepository {
       { turnover_micro: number; bet_count: number }
     >(
       `SELECT COALESCE(SUM(stake_micro), 0) AS turnover_micro, COUNT(*) AS bet_count FROM bets
-       WHERE player_id = @player AND ${TURNOVER} AND settled_at >= @from AND settled_at < @to`,
+       WHERE player_id = @player AND ${TURNOVER} AND draw_at >= @from AND draw_at < @to`,
     )
     this.teamTurnover = db.prepare<[Range & { root: number }], { turnover_micro: number }>(
       `${TEAM_CTE} SELECT COALESCE(SUM(b.stake_micro), 0) AS turnover_micro
        FROM team t JOIN bets b ON b.player_id = t.id
-       WHERE b.${TURNOVER} AND b.settled_at >= @from AND b.settled_at < @to`,
+       WHERE b.${TURNOVER} AND b.draw_at >= @from AND b.draw_at < @to`,
     )
     this.membersTurnover = db.prepare<[Range & { root: number }], MemberTurnoverRow>(
       `${TEAM_CTE} SELECT t.id AS player_id, t.level AS level, SUM(b.stake_micro) AS turnover_micro, COUNT(*) AS bet_count
        FROM team t JOIN bets b ON b.player_id = t.id
-       WHERE b.${TURNOVER} AND b.settled_at >= @from AND b.settled_at < @to
+       WHERE b.${TURNOVER} AND b.draw_at >= @from AND b.draw_at < @to
        GROUP BY t.id`,
     )
     this.levelOf = db.prepare<[{ root: number; member: number }], { level: number }>(
@@ -140,7 +144,7 @@ export class TeamRepository {
     const rows = this.db
       .prepare(
         `SELECT player_id, SUM(stake_micro) AS turnover_micro FROM bets
-         WHERE player_id IN (${playerIds.map(() => '?').join(',')}) AND ${TURNOVER} AND settled_at >= ? AND settled_at < ?
+         WHERE player_id IN (${playerIds.map(() => '?').join(',')}) AND ${TURNOVER} AND draw_at >= ? AND draw_at < ?
          GROUP BY player_id`,
       )
       .all(...playerIds, from, to) as { player_id: number; turnover_micro: number }[]

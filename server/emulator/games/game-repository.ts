@@ -1,3 +1,4 @@
+import type { BetResult } from '../../../shared/games/outcome'
 import type { Db } from '../../db/database'
 
 export interface BetRow {
@@ -40,12 +41,20 @@ export interface NewBet {
   drawAt: number
 }
 
-export interface PendingGroup {
-  bet_type: string
-  odds: string
-  n: number
-  stake: number
+/** What one player's bets with one result came to when a round was settled. */
+export interface SettledGroup {
+  playerId: number
+  result: BetResult
+  count: number
+  stakeMicro: number
+  payoutMicro: number
 }
+
+/**
+ * A bet's odds in thousandths, from its stored odds (at most three decimals): what a win pays per
+ * 1000 staked. A draw pays the stake back (1000), a loss nothing.
+ */
+const MILLI = `(CASE p.result WHEN 'won' THEN CAST(ROUND(b.odds * 1000) AS INTEGER) WHEN 'draw' THEN 1000 ELSE 0 END)`
 
 export interface RoundKey {
   game: string
@@ -79,6 +88,10 @@ export class GameRepository {
   private readonly s
 
   constructor(private readonly db: Db) {
+    // Per connection and never written to disk: refilled for each round settled.
+    db.exec(
+      'CREATE TEMP TABLE IF NOT EXISTS settle_plan (bet_type TEXT PRIMARY KEY, result TEXT NOT NULL) WITHOUT ROWID',
+    )
     this.s = {
       cursor: db.prepare<[string], number>('SELECT drawn_until FROM game_cursors WHERE game = ?').pluck(),
       setCursor: db.prepare(
@@ -90,22 +103,30 @@ export class GameRepository {
           'SELECT round_id FROM game_pending_rounds WHERE game = ? AND draw_at <= ?',
         )
         .pluck(),
-      pendingGroups: db.prepare<[string, string], PendingGroup>(
-        `SELECT bet_type, odds, COUNT(*) AS n, SUM(stake_micro) AS stake FROM bets
-         WHERE game = ? AND round_id = ? AND status = 'pending' GROUP BY bet_type, odds`,
+      // The plan of the round being settled: what each bet type did at this draw.
+      clearPlan: db.prepare('DELETE FROM temp.settle_plan'),
+      addPlan: db.prepare<[string, BetResult]>(
+        'INSERT INTO temp.settle_plan (bet_type, result) VALUES (?, ?)',
       ),
-      // @plan maps "bet_type|odds" to [result, milli]: each bet pays stake × milli / 1000, rounded
-      // down in SQLite's 64-bit integer arithmetic (milli is the odds on a win, 1000 on a draw, 0 on a loss).
-      settleRound: db
-        .prepare<RoundKey & { plan: string; at: number }>(
-          `UPDATE bets SET
-             status = json_extract(@plan, '$."' || bet_type || '|' || odds || '"[0]'),
-             payout_micro = stake_micro * json_extract(@plan, '$."' || bet_type || '|' || odds || '"[1]') / 1000,
-             settled_at = @at
-           WHERE game = @game AND round_id = @round AND status = 'pending'
-           RETURNING player_id, status, payout_micro`,
+      // What the round's pending bets come to under the plan, per player and result, each bet's
+      // payout rounded down on its own (stake × milli / 1000 in SQLite's integer arithmetic, milli
+      // being the odds on a win, 1000 on a draw, 0 on a loss).
+      settlement: db
+        .prepare<RoundKey>(
+          `SELECT b.player_id, p.result, COUNT(*), SUM(b.stake_micro), SUM(b.stake_micro * ${MILLI} / 1000)
+           FROM bets b JOIN temp.settle_plan p ON p.bet_type = b.bet_type
+           WHERE b.game = @game AND b.round_id = @round AND b.status = 'pending'
+           GROUP BY b.player_id, p.result`,
         )
         .raw(),
+      // A bet type missing from the plan leaves NULL, which the NOT NULL status refuses: the
+      // transaction fails rather than strand a bet.
+      settleRound: db.prepare<RoundKey & { at: number }>(
+        `UPDATE bets AS b SET
+           (status, payout_micro) = (SELECT p.result, b.stake_micro * ${MILLI} / 1000 FROM temp.settle_plan p WHERE p.bet_type = b.bet_type),
+           settled_at = @at
+         WHERE game = @game AND round_id = @round AND status = 'pending'`,
+      ),
       addPending: db.prepare(
         'INSERT OR IGNORE INTO game_pending_rounds (game, round_id, draw_at) VALUES (@game, @roundId, @drawAt)',
       ),
@@ -170,19 +191,23 @@ export class GameRepository {
     return this.s.pendingRounds.all(game, now)
   }
 
-  /** A round's pending bets grouped by type and odds: every bet of a group settles the same way. */
-  pendingGroups(game: string, roundId: string): PendingGroup[] {
-    return this.s.pendingGroups.all(game, roundId)
-  }
-
   /**
-   * Settles every pending bet of a round under the plan (see the statement); returns each settled
-   * bet as [player_id, status, payout_micro].
+   * Settles every pending bet of a round by what each bet type did at the draw (one statement for
+   * the whole round) and returns what that came to per player and result.
    */
-  settleRound(key: RoundKey, plan: string, at: number): [number, string, number][] {
-    const rows = this.s.settleRound.all({ ...key, plan, at }) as [number, string, number][]
+  settleRound(key: RoundKey, results: ReadonlyMap<string, BetResult>, at: number): SettledGroup[] {
+    this.s.clearPlan.run()
+    for (const [type, result] of results) this.s.addPlan.run(type, result)
+    const rows = this.s.settlement.all(key) as [number, BetResult, number, number, number][]
+    if (rows.length > 0) this.s.settleRound.run({ ...key, at })
     this.s.removePending.run(key)
-    return rows
+    return rows.map(([playerId, result, count, stakeMicro, payoutMicro]) => ({
+      playerId,
+      result,
+      count,
+      stakeMicro,
+      payoutMicro,
+    }))
   }
 
   recordDraw(row: DrawRow & { bet_count: number; stake_micro: number; payout_micro: number }): void {

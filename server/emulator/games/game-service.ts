@@ -16,7 +16,6 @@ import {
   type GamesConfig,
   gameCodeSchema,
   milliToOdds,
-  oddsToMilli,
 } from '../../../shared/games/config'
 import {
   type BetResult,
@@ -190,39 +189,32 @@ export class GameService {
 
   /**
    * Records a round's draw and settles its pending bets; runs inside the caller's transaction.
-   * Every bet of one type (at one odds) settles alike, so the plan is worked out per type here and
-   * applied to all the round's bets by one statement, each bet's payout rounded down on its own.
+   * Every bet of one type settles alike, so the draw is worked out per bet type here and applied
+   * to all the round's bets by one statement, each bet's payout rounded down on its own.
    * Each player then gets one 'payout' and one 'refund' ledger row for the round.
    */
   private settleRound(round: Round): void {
     const { hash, outcome } = this.outcomeOf(round)
-    const key = { game: round.game, round: round.roundId }
-    const plan: Record<string, [BetResult, number]> = {}
+    const results = new Map<string, BetResult>()
+    for (const { type } of betTypesOf(round.game, this.config)) {
+      results.set(type, settlerFor(round.game, type, this.config)(outcome))
+    }
+    const settled = this.repo.settleRound({ game: round.game, round: round.roundId }, results, round.drawAt)
     let stake = 0
     let paid = 0
     let count = 0
-    const groups = this.repo.pendingGroups(round.game, round.roundId)
-    for (const g of groups) {
-      const result = settlerFor(round.game, g.bet_type, this.config)(outcome)
-      // stake × milli / 1000: the odds on a win, the stake back on a draw, nothing on a loss.
-      plan[`${g.bet_type}|${g.odds}`] = [
-        result,
-        result === 'won' ? oddsToMilli(g.odds) : result === 'draw' ? 1000 : 0,
-      ]
-      stake += g.stake
+    const credits = new Map<number, { payout: number; refund: number }>()
+    for (const g of settled) {
+      stake += g.stakeMicro
+      count += g.count
+      if (g.payoutMicro === 0) continue
+      const c = credits.get(g.playerId) ?? { payout: 0, refund: 0 }
+      if (g.result === 'draw') c.refund += g.payoutMicro
+      else c.payout += g.payoutMicro
+      credits.set(g.playerId, c)
+      paid += g.payoutMicro
     }
-    if (groups.length > 0) {
-      const settled = this.repo.settleRound(key, JSON.stringify(plan), round.drawAt)
-      count = settled.length
-      const credits = new Map<number, { payout: number; refund: number }>()
-      for (const [playerId, status, payout] of settled) {
-        if (payout === 0) continue
-        const c = credits.get(playerId) ?? { payout: 0, refund: 0 }
-        if (status === 'draw') c.refund += payout
-        else c.payout += payout
-        credits.set(playerId, c)
-        paid += payout
-      }
+    if (settled.length > 0) {
       this.afterBetsSettled?.(round)
       const name = this.config.games[round.game].name
       const ref = `round:${round.game}:${round.roundId}`

@@ -50,8 +50,8 @@ type Status = 'pending' | 'won' | 'lost' | 'draw'
 function bet(player: number, stake: string, status: Status, at = t.clock.now()): void {
   db()
     .prepare(
-      `INSERT INTO bets (player_id, game, round_id, bet_type, stake_micro, odds, status, payout_micro, placed_at, settled_at)
-       VALUES (?, 'hassize', 'r1', 'big', ?, '1.95', ?, ?, ?, ?)`,
+      `INSERT INTO bets (player_id, game, round_id, bet_type, stake_micro, odds, status, payout_micro, placed_at, draw_at, settled_at)
+       VALUES (?, 'hassize', 'r1', 'big', ?, '1.95', ?, ?, ?, ?, ?)`,
     )
     .run(
       player,
@@ -59,6 +59,7 @@ function bet(player: number, stake: string, status: Status, at = t.clock.now()):
       status,
       status === 'won' ? Math.floor(toMicro(stake) * 1.95) : 0,
       at - 1000,
+      at,
       status === 'pending' ? null : at,
     )
 }
