@@ -19,6 +19,11 @@ export interface HandlerInput<E extends Endpoint> {
 export interface RouteExtras {
   /** Per-route rate limit: this many calls per window for one client address. */
   readonly rateLimit?: { max: number; timeWindow: number }
+  /**
+   * The handler is synchronous and does all its work in the database: with an Idempotency-Key,
+   * the key, its writes and its answer commit in one transaction (see ./idempotency.ts).
+   */
+  readonly atomic?: boolean
 }
 
 /**
@@ -59,7 +64,15 @@ export function contractRoute<E extends Endpoint>(
           endpointId: endpoint.id,
           body: request.body,
         }
-        return idempotencyStore(app.emu.db, app.emu.clock).run(call, reply, execute)
+        const store = idempotencyStore(app.emu.db, app.emu.clock)
+        if (extras.atomic) {
+          return store.runAtomic(call, reply, () => {
+            const data = handler(input)
+            // A promise goes back as is, and runAtomic refuses it: atomic handlers are synchronous.
+            return data instanceof Promise ? data : ok(data)
+          })
+        }
+        return store.run(call, reply, execute)
       }
       return execute()
     },

@@ -26,7 +26,7 @@ let gate: Promise<void>
 let open: () => void
 
 function node(db: Db) {
-  return new IdempotencyStore(db, clock, { retentionMs: 60_000, waitMs: 5_000, pollMs: 5 })
+  return new IdempotencyStore(db, clock, { retentionMs: 60_000, sweepMs: 0, waitMs: 5_000, pollMs: 5 })
 }
 
 beforeEach(async () => {
@@ -34,6 +34,7 @@ beforeEach(async () => {
   const path = join(dir, 'db.sqlite')
   dbs = [openDatabase(path), openDatabase(path)]
   migrate(dbs[0] as Db)
+  ;(dbs[0] as Db).exec('CREATE TABLE scratch (amount INTEGER NOT NULL)')
   clock = new EmuClock()
   clock.freeze(1_000_000)
   runs = 0
@@ -54,6 +55,20 @@ beforeEach(async () => {
         return ok({ run: runs, amount: body.amount })
       })
     })
+    // Atomic: a synchronous handler writing to the database.
+    const db = dbs[i] as Db
+    app.post(`/a${i}`, (request, reply) => {
+      const body = request.body as { amount: number; fail?: 'refuse' | 'crash' | 'async' }
+      const key = String(request.headers['idempotency-key'])
+      return store.runAtomic({ playerId: 1, key, endpointId: 'pay', body }, reply, () => {
+        runs++
+        db.prepare('INSERT INTO scratch (amount) VALUES (?)').run(body.amount)
+        if (body.fail === 'refuse') throw new ApiError(CODE.failed, '余额不足')
+        if (body.fail === 'crash') throw new Error('bug')
+        if (body.fail === 'async') return Promise.resolve(ok({ run: runs }))
+        return ok({ run: runs, amount: body.amount })
+      })
+    })
   })
   await app.ready()
 })
@@ -71,6 +86,12 @@ const call = (node: number, key: string, body: Record<string, unknown>, player =
     payload: body,
     headers: { 'idempotency-key': key, 'x-player': String(player) },
   })
+
+const callAtomic = (node: number, key: string, body: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: `/a${node}`, payload: body, headers: { 'idempotency-key': key } })
+
+const scratch = () =>
+  (dbs[0] as Db).prepare('SELECT amount FROM scratch ORDER BY rowid').pluck().all() as number[]
 
 describe('IdempotencyStore', () => {
   it('fingerprints bodies regardless of field order, and per endpoint', () => {
@@ -113,6 +134,31 @@ describe('IdempotencyStore', () => {
     expect((await call(0, 'k4', { amount: 6 }, 2)).json()).toMatchObject({ code: 1, data: { run: 2 } })
     clock.advance(60_001)
     expect((await call(0, 'k4', { amount: 6 })).json()).toMatchObject({ code: 1, data: { run: 3 } })
+  })
+
+  it('atomic: the key, the writes and the answer commit together; replays elsewhere get the same answer', async () => {
+    const first = await callAtomic(0, 'a1', { amount: 5 })
+    expect(first.json()).toEqual({ code: 1, msg: '成功', data: { run: 1, amount: 5 } })
+    const replay = await callAtomic(1, 'a1', { amount: 5 })
+    expect(replay.json()).toEqual(first.json())
+    expect(replay.headers['idempotent-replayed']).toBe('true')
+    expect((await callAtomic(1, 'a1', { amount: 6 })).statusCode).toBe(422)
+    expect(runs).toBe(1)
+    expect(scratch()).toEqual([5])
+  })
+
+  it('atomic: a refusal is stored and its writes undone; an unexpected failure leaves nothing behind', async () => {
+    const refused = await callAtomic(0, 'a2', { amount: 7, fail: 'refuse' })
+    expect(refused.json()).toEqual({ code: 0, msg: '余额不足', data: null })
+    expect((await callAtomic(1, 'a2', { amount: 7, fail: 'refuse' })).json()).toEqual(refused.json())
+    expect(runs).toBe(1)
+    expect(scratch()).toEqual([])
+
+    expect((await callAtomic(0, 'a3', { amount: 8, fail: 'crash' })).statusCode).toBe(500)
+    expect((await callAtomic(0, 'a3', { amount: 8, fail: 'async' })).statusCode).toBe(500)
+    expect(scratch()).toEqual([])
+    expect((await callAtomic(1, 'a3', { amount: 8 })).json()).toMatchObject({ code: 1, data: { run: 4 } })
+    expect(scratch()).toEqual([8])
   })
 
   it('refuses a malformed key', async () => {

@@ -24,6 +24,10 @@ import { failure } from './envelope'
  * - the first call still running after `waitMs`: refused, HTTP 409, code 40900 (retry later);
  * - an unexpected failure (a bug, HTTP 500) stores nothing, so the call can be retried.
  *
+ * An endpoint whose handler is synchronous and does all its work in the database can be registered
+ * `atomic` (see contractRoute): then the key, the handler's writes and the stored answer commit in
+ * one transaction, so nothing is ever left "in progress".
+ *
  * Keys are scoped per player (the session's; 0 without one) and kept for `retentionMs` of the
  * emulator's world clock. Calls without the header run as usual. If the process dies between the
  * handler's commit and the stored answer, the key stays "in progress" and a replay is refused
@@ -32,6 +36,8 @@ import { failure } from './envelope'
 export interface IdempotencyOptions {
   /** How long a key is remembered, on the emulator clock. */
   readonly retentionMs: number
+  /** How often expired keys are swept, on the emulator clock. */
+  readonly sweepMs: number
   /** How long a replay waits for a first call still running, in real time. */
   readonly waitMs: number
   readonly pollMs: number
@@ -39,6 +45,7 @@ export interface IdempotencyOptions {
 
 export const IDEMPOTENCY_DEFAULTS: IdempotencyOptions = {
   retentionMs: 24 * 3_600_000,
+  sweepMs: 60_000,
   waitMs: 10_000,
   pollMs: 20,
 }
@@ -86,6 +93,9 @@ export const fingerprintOf = (endpointId: string, body: unknown): string =>
     .update(`${endpointId}\n${stableJson(body ?? null)}`)
     .digest('hex')
 
+const isThenable = (v: unknown): boolean =>
+  v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function'
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export class IdempotencyStore {
@@ -93,9 +103,12 @@ export class IdempotencyStore {
   private readonly inflight = new Map<string, Promise<void>>()
   private readonly select
   private readonly insert
+  private readonly insertDone
   private readonly finish
   private readonly forget
   private readonly expire
+  /** When expired keys were last swept (emulator clock). */
+  private sweptAt = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly db: Db,
@@ -107,6 +120,10 @@ export class IdempotencyStore {
     )
     this.insert = db.prepare(
       `INSERT INTO idempotency_keys (player_id, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'pending', ?)`,
+    )
+    this.insertDone = db.prepare(
+      `INSERT INTO idempotency_keys (player_id, key, fingerprint, state, status_code, response, created_at)
+       VALUES (?, ?, ?, 'done', ?, ?, ?)`,
     )
     this.finish = db.prepare(
       `UPDATE idempotency_keys SET state = 'done', status_code = ?, response = ? WHERE player_id = ? AND key = ?`,
@@ -127,7 +144,7 @@ export class IdempotencyStore {
     const fingerprint = fingerprintOf(call.endpointId, call.body)
     const claimed = immediate(this.db, () => {
       const now = this.clock.worldNow()
-      this.expire.run(now - this.options.retentionMs)
+      this.sweep(now)
       const row = this.select.get(player, call.key)
       if (row) return row
       this.insert.run(player, call.key, fingerprint, now)
@@ -152,6 +169,49 @@ export class IdempotencyStore {
       this.inflight.delete(slot)
       release()
     }
+  }
+
+  /**
+   * The same for a synchronous handler that does all its work in the database: the key, the
+   * handler's writes and the answer commit together, in one transaction.
+   */
+  runAtomic<T>(call: IdempotentCall, reply: FastifyReply, execute: () => T): Promise<T | unknown> | T {
+    if (!KEY_RE.test(call.key)) throw invalidInput(IDEMPOTENCY_MSG.badKey)
+    const player = call.playerId ?? 0
+    const fingerprint = fingerprintOf(call.endpointId, call.body)
+    const outcome = immediate(this.db, (): { first: Row } | { answer: T } | { refused: ApiError } => {
+      const now = this.clock.worldNow()
+      this.sweep(now)
+      const first = this.select.get(player, call.key)
+      if (first) return { first }
+      const keep = (status: number, body: unknown) =>
+        this.insertDone.run(player, call.key, fingerprint, status, JSON.stringify(body), now)
+      try {
+        // In a savepoint of its own: a refusal undoes the handler's writes and keeps the key.
+        const answer = this.db.transaction(() => {
+          const out = execute()
+          if (isThenable(out)) throw new TypeError('an atomic idempotent handler must be synchronous')
+          return out
+        })()
+        keep(200, answer)
+        return { answer }
+      } catch (err) {
+        // A business refusal is an answer like any other; anything else rolls the whole call back.
+        if (!(err instanceof ApiError)) throw err
+        keep(err.statusCode, failure(err.code, err.message))
+        return { refused: err }
+      }
+    })
+    if ('first' in outcome) return this.answerFrom(outcome.first, player, call.key, fingerprint, reply)
+    if ('refused' in outcome) throw outcome.refused
+    return outcome.answer
+  }
+
+  /** Forgets expired keys, at most once per `sweepMs`; runs inside the caller's transaction. */
+  private sweep(now: number): void {
+    if (now >= this.sweptAt && now - this.sweptAt < this.options.sweepMs) return
+    this.expire.run(now - this.options.retentionMs)
+    this.sweptAt = now
   }
 
   private store(player: number, key: string, status: number, body: unknown): void {

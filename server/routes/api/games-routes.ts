@@ -42,8 +42,11 @@ export async function gamesRoutes(app: FastifyInstance, opts: { config: Config }
   contractRoute(app, gameResults, ({ query }) =>
     games.results(query.game, query.page ?? 1, query.page_size ?? DEFAULT_PAGE_SIZE),
   )
-  contractRoute(app, placeBets, ({ player, body }) =>
-    games.placeBets(player.id, body.game, body.round_id, body.bets),
+  contractRoute(
+    app,
+    placeBets,
+    ({ player, body }) => games.placeBets(player.id, body.game, body.round_id, body.bets),
+    { atomic: true },
   )
   contractRoute(app, betHistory, ({ player, query }) =>
     games.history(player.id, query, query.page ?? 1, query.page_size ?? DEFAULT_PAGE_SIZE),
