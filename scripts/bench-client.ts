@@ -11,7 +11,7 @@
  * whatever was run; the default run is the one that counts.
  *
  * Uses Debian's Chromium (CHROME_PATH overrides /usr/bin/chromium); CLIENT_DIST, as for the server,
- * points at another build.
+ * points at another client build, and SERVER_ENTRY (relative to the repository) at another server build.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url'
 import { type LaunchedChrome, launch } from 'chrome-launcher'
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..')
-const SERVER_ENTRY = join(ROOT, 'dist/server/main.js')
+const SERVER_ENTRY = resolve(ROOT, process.env.SERVER_ENTRY ?? 'dist/server/main.js')
 const CLIENT_INDEX = join(process.env.CLIENT_DIST ?? join(ROOT, 'client/dist'), 'index.html')
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const CHROME_FLAGS = [
