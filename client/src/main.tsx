@@ -1,5 +1,6 @@
 import 'antd-mobile/es/global'
 import './styles/global.css'
+import './app/first-screen-styles'
 import './lib/antd-react19'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
