@@ -15,7 +15,20 @@ export function openDatabase(path: string): Db {
   return db
 }
 
-/** Runs fn in a BEGIN IMMEDIATE transaction: the write lock is taken up front, so balance checks can't race. */
+type Runner = Database.Transaction<(fn: () => unknown) => unknown>
+
+/** One transaction function per connection, reused: building one per call costs more than a small commit. */
+const runners = new WeakMap<Db, Runner>()
+
+/**
+ * Runs fn in a BEGIN IMMEDIATE transaction: the write lock is taken up front, so balance checks
+ * can't race. Inside another transaction it runs in a savepoint, undone if fn throws.
+ */
 export function immediate<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate()
+  let run = runners.get(db)
+  if (!run) {
+    run = db.transaction((f: () => unknown) => f())
+    runners.set(db, run)
+  }
+  return run.immediate(fn) as T
 }

@@ -44,14 +44,12 @@ describe('the emulator clock', () => {
       return {
         request: clock.requestNow(),
         now: clock.now(),
-        check: clock.withRequestTime(() => clock.now()),
         world: clock.worldNow(),
       }
     })
     // The world keeps its own time inside a scoped request; deadline checks read the scope's.
-    expect(inside).toEqual({ request: 11_100, now: 1_100, check: 11_100, world: 1_100 })
+    expect(inside).toEqual({ request: 11_100, now: 1_100, world: 1_100 })
     expect(clock.requestNow()).toBe(1_100)
-    expect(clock.withRequestTime(() => clock.now())).toBe(1_100)
     expect(clock.runInScope('b', () => clock.requestNow())).toBe(1_100)
     a.freeze()
     real = 9_999
@@ -66,7 +64,7 @@ describe('the emulator clock', () => {
     clock.forScope('a').setOffset(5_000)
     const seen: number[] = []
     clock.onChange(() => seen.push(clock.now()))
-    clock.runInScope('a', () => clock.withRequestTime(() => clock.advance(1)))
+    clock.runInScope('a', () => clock.advance(1))
     expect(seen).toEqual([1])
   })
 })

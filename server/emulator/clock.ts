@@ -33,14 +33,12 @@ export class EmuClock {
   private readonly scopeClocks = new Map<string, EmuClock>()
   /** The clock of the scope of the request being handled, when that scope has one. */
   private readonly requestScope = new AsyncLocalStorage<EmuClock>()
-  /** Set while a request's own deadline check runs: then `now()` reads the request's clock. */
-  private readonly requestReads = new AsyncLocalStorage<true>()
 
   constructor(private readonly realNow: () => number = Date.now) {}
 
-  /** The world's time (inside `withRequestTime`, the request's). */
+  /** The world's time; `requestNow()` is the time of the request being handled. */
   now(): number {
-    return this.requestReads.getStore() ? this.requestNow() : this.worldNow()
+    return this.worldNow()
   }
 
   /** The world clock, whatever request is running: what blocks, draws and confirmations follow. */
@@ -136,16 +134,8 @@ export class EmuClock {
     return scoped ? this.requestScope.run(scoped, fn) : fn()
   }
 
-  /** Runs fn with `now()` reading the request's clock: for code that knows only `now()`, such as a session check. */
-  withRequestTime<T>(fn: () => T): T {
-    return this.requestScope.getStore() ? this.requestReads.run(true, fn) : fn()
-  }
-
   private changed(): void {
-    // World listeners never run on a request's time, so the ticker sees the world's.
-    this.requestReads.exit(() => {
-      const now = this.worldNow()
-      for (const l of this.listeners) l(now)
-    })
+    const now = this.worldNow()
+    for (const l of this.listeners) l(now)
   }
 }

@@ -13,9 +13,20 @@ type Filter = ReturnType<typeof journalFilterSchema.parse>
 
 const SECRET_PARAM = /token|pass|secret|pwd/i
 
+/** Recently seen tokens' keys: a session makes many calls, and hashing each one costs throughput. */
+const recentKeys = new Map<string, string>()
+const RECENT_KEYS_LIMIT = 10_000
+
 /** Short hash of a session token: enough to tell tokens apart and match a query, useless as a token. */
-export const tokenKey = (token: string): string =>
-  `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`
+export function tokenKey(token: string): string {
+  let key = recentKeys.get(token)
+  if (key === undefined) {
+    key = `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`
+    if (recentKeys.size >= RECENT_KEYS_LIMIT) recentKeys.clear()
+    recentKeys.set(token, key)
+  }
+  return key
+}
 
 /** Path and query with the values of secret-looking query parameters replaced. */
 export function redactUrl(url: string): string {

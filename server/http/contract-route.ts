@@ -43,7 +43,17 @@ export function contractRoute<E extends Endpoint>(
   if (endpoint.body) schema.body = endpoint.body
   const options: RouteShorthandOptions = { schema }
   if (extras.rateLimit) options.config = { rateLimit: extras.rateLimit }
-  if (endpoint.auth) options.preHandler = app.authenticate
+  if (endpoint.auth) {
+    const authenticate = app.authenticate
+    options.preHandler = (request, _reply, done) => {
+      try {
+        authenticate(request)
+      } catch (err) {
+        return done(err as Error)
+      }
+      done()
+    }
+  }
   app.route({
     ...options,
     method: endpoint.method,

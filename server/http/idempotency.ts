@@ -188,11 +188,11 @@ export class IdempotencyStore {
         this.insertDone.run(player, call.key, fingerprint, status, JSON.stringify(body), now)
       try {
         // In a savepoint of its own: a refusal undoes the handler's writes and keeps the key.
-        const answer = this.db.transaction(() => {
+        const answer = immediate(this.db, () => {
           const out = execute()
           if (isThenable(out)) throw new TypeError('an atomic idempotent handler must be synchronous')
           return out
-        })()
+        })
         keep(200, answer)
         return { answer }
       } catch (err) {

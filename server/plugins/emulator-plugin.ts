@@ -34,7 +34,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     emu: Emulator
     /** preHandler for endpoints that need a session: a missing, unknown or expired token gets 10001. */
-    authenticate: (request: FastifyRequest) => Promise<void>
+    /** The session check: sets `request.player`, or throws the session-lost answer. */
+    authenticate: (request: FastifyRequest) => void
   }
   interface FastifyRequest {
     player: AuthedPlayer | null
@@ -68,10 +69,11 @@ export const emulatorPlugin = fp(
     app.decorate('emu', emu)
     app.decorateRequest('player', null)
 
-    app.decorate('authenticate', async (request: FastifyRequest) => {
+    // On the request's clock: a tester's scope clock can expire their own session without moving the world.
+    app.decorate('authenticate', (request: FastifyRequest) => {
       const token = request.headers[TOKEN_HEADER]
       if (typeof token !== 'string' || token === '') throw sessionExpired()
-      const session = accounts.sessions.live(token, clock.now())
+      const session = accounts.sessions.live(token, clock.requestNow())
       if (!session) throw sessionExpired()
       request.player = { id: session.player_id, token }
     })

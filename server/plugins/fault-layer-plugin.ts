@@ -1,4 +1,3 @@
-import type { preHandlerHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import type { JournalEntry } from '../../shared/emu-control'
 import type { EmuClock } from '../emulator/clock'
@@ -60,16 +59,6 @@ export const faultLayerPlugin = fp(
     app.addHook('onResponse', (request, _reply, done) => {
       request.journalDone?.()
       done()
-    })
-    // The emulator's session check knows only clock.now(): on a scoped request it runs on the
-    // scope's clock, so a tester's clock can expire their own session without moving the world.
-    let scopedAuth: preHandlerHookHandler | undefined
-    app.addHook('onRoute', (route) => {
-      if (!route.preHandler || !app.hasDecorator('authenticate')) return
-      const authenticate = app.authenticate
-      scopedAuth ??= (request) => clock.withRequestTime(() => authenticate(request))
-      const wrap = (h: preHandlerHookHandler) => (h === authenticate ? (scopedAuth ?? h) : h)
-      route.preHandler = Array.isArray(route.preHandler) ? route.preHandler.map(wrap) : wrap(route.preHandler)
     })
     // Hanging requests would keep a graceful shutdown waiting forever.
     app.addHook('preClose', async () => layer.closeHung())

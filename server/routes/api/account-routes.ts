@@ -31,7 +31,7 @@ export async function accountRoutes(app: FastifyInstance, opts: { config: Config
         return service.sendSms(body.phone, 'register')
       }
       // The payment-password code goes to the logged-in player's own phone.
-      await app.authenticate(request)
+      app.authenticate(request)
       const player = request.player && service.accounts.findById(request.player.id)
       if (!player) throw new Error('authenticated player vanished')
       return service.sendSms(player.phone, 'pay_password')
