@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify'
 import { IDEMPOTENCY_HEADER } from '../../shared/constants'
 import { CODE } from '../../shared/envelope'
 import { type Db, immediate } from '../db/database'
+import { commitGrouped } from '../db/group-commit'
 import type { EmuClock } from '../emulator/clock'
 import { ApiError, invalidInput } from './api-error'
 import { failure } from './envelope'
@@ -175,33 +176,37 @@ export class IdempotencyStore {
    * The same for a synchronous handler that does all its work in the database: the key, the
    * handler's writes and the answer commit together, in one transaction.
    */
-  runAtomic<T>(call: IdempotentCall, reply: FastifyReply, execute: () => T): Promise<T | unknown> | T {
+  async runAtomic<T>(call: IdempotentCall, reply: FastifyReply, execute: () => T): Promise<T | unknown> {
     if (!KEY_RE.test(call.key)) throw invalidInput(IDEMPOTENCY_MSG.badKey)
     const player = call.playerId ?? 0
     const fingerprint = fingerprintOf(call.endpointId, call.body)
-    const outcome = immediate(this.db, (): { first: Row } | { answer: T } | { refused: ApiError } => {
-      const now = this.clock.worldNow()
-      this.sweep(now)
-      const first = this.select.get(player, call.key)
-      if (first) return { first }
-      const keep = (status: number, body: unknown) =>
-        this.insertDone.run(player, call.key, fingerprint, status, JSON.stringify(body), now)
-      try {
-        // In a savepoint of its own: a refusal undoes the handler's writes and keeps the key.
-        const answer = immediate(this.db, () => {
-          const out = execute()
-          if (isThenable(out)) throw new TypeError('an atomic idempotent handler must be synchronous')
-          return out
-        })
-        keep(200, answer)
-        return { answer }
-      } catch (err) {
-        // A business refusal is an answer like any other; anything else rolls the whole call back.
-        if (!(err instanceof ApiError)) throw err
-        keep(err.statusCode, failure(err.code, err.message))
-        return { refused: err }
-      }
-    })
+    // Calls arriving together share one commit (see commitGrouped).
+    const outcome = await commitGrouped(
+      this.db,
+      (): { first: Row } | { answer: T } | { refused: ApiError } => {
+        const now = this.clock.worldNow()
+        this.sweep(now)
+        const first = this.select.get(player, call.key)
+        if (first) return { first }
+        const keep = (status: number, body: unknown) =>
+          this.insertDone.run(player, call.key, fingerprint, status, JSON.stringify(body), now)
+        try {
+          // In a savepoint of its own: a refusal undoes the handler's writes and keeps the key.
+          const answer = immediate(this.db, () => {
+            const out = execute()
+            if (isThenable(out)) throw new TypeError('an atomic idempotent handler must be synchronous')
+            return out
+          })
+          keep(200, answer)
+          return { answer }
+        } catch (err) {
+          // A business refusal is an answer like any other; anything else undoes the whole call.
+          if (!(err instanceof ApiError)) throw err
+          keep(err.statusCode, failure(err.code, err.message))
+          return { refused: err }
+        }
+      },
+    )
     if ('first' in outcome) return this.answerFrom(outcome.first, player, call.key, fingerprint, reply)
     if ('refused' in outcome) throw outcome.refused
     return outcome.answer
