@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fas
 import type { z } from 'zod'
 import { IDEMPOTENCY_HEADER } from '../../shared/constants'
 import type { DataOf, Endpoint } from '../../shared/contract/endpoint'
+import { commitGrouped } from '../db/group-commit'
 import type { AuthedPlayer } from '../plugins/emulator-plugin'
 import { ok } from './envelope'
 import { idempotencyStore } from './idempotency'
@@ -20,8 +21,9 @@ export interface RouteExtras {
   /** Per-route rate limit: this many calls per window for one client address. */
   readonly rateLimit?: { max: number; timeWindow: number }
   /**
-   * The handler is synchronous and does all its work in the database: with an Idempotency-Key,
-   * the key, its writes and its answer commit in one transaction (see ./idempotency.ts).
+   * The handler is synchronous and does all its work in the database: its writes share one commit
+   * with the calls that arrived together (see ../db/group-commit.ts), and with an Idempotency-Key
+   * the key, the writes and the answer commit together (see ./idempotency.ts).
    */
   readonly atomic?: boolean
 }
@@ -76,15 +78,19 @@ export function contractRoute<E extends Endpoint>(
         }
         const store = idempotencyStore(app.emu.db, app.emu.clock)
         if (extras.atomic) {
-          return store.runAtomic(call, reply, () => {
-            const data = handler(input)
-            // A promise goes back as is, and runAtomic refuses it: atomic handlers are synchronous.
-            return data instanceof Promise ? data : ok(data)
-          })
+          return store.runAtomic(call, reply, () => atomicAnswer(handler(input)))
         }
         return store.run(call, reply, execute)
       }
+      // An atomic handler shares its commit with the calls that arrived with it.
+      if (extras.atomic) return commitGrouped(app.emu.db, () => atomicAnswer(handler(input)))
       return execute()
     },
   })
+}
+
+/** The envelope of an atomic handler's answer; a promise means the handler is not synchronous. */
+function atomicAnswer<T>(data: T | Promise<T>) {
+  if (data instanceof Promise) throw new TypeError('an atomic handler must be synchronous')
+  return ok(data)
 }
