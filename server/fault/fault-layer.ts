@@ -18,6 +18,9 @@ import { type Firing, RuleStore } from './rule-store'
 
 export type SessionFault = 'expire' | 'revoke'
 
+/** See FaultLayer.handle. */
+export type Verdict = undefined | true | Promise<void>
+
 interface SessionLimit {
   /** Requests still allowed; the one after the last gets 10001. */
   requestsLeft?: number
@@ -248,8 +251,12 @@ export class FaultLayer {
     return 'expire'
   }
 
-  /** The fault-layer hook: answers, stalls or breaks the request, or lets it through. */
-  async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /**
+   * The fault-layer decision for one /api request, taken synchronously: undefined lets it through,
+   * `true` means the layer answered it or took the connection over (nothing further may run), and a
+   * promise lets it through once a delay is over.
+   */
+  handle(request: FastifyRequest, reply: FastifyReply): Verdict {
     const token = headerValue(request.headers[TOKEN_HEADER])
     const header = headerValue(request.headers[SCOPE_HEADER])
     const scope = header ?? token
@@ -279,7 +286,7 @@ export class FaultLayer {
       } else {
         reply.code(401).send({ code: CODE.sessionUnauthorized, msg: MSG.sessionExpired, data: null })
       }
-      return reply
+      return true
     }
     const q = request.url.indexOf('?')
     const firing = this.rules.decide({
@@ -316,12 +323,12 @@ export class FaultLayer {
     reply.raw.once('close', done)
   }
 
-  private async apply(
+  private apply(
     { action, random }: Firing,
     request: FastifyRequest,
     reply: FastifyReply,
     entry: JournalEntry | null,
-  ): Promise<void> {
+  ): Verdict {
     switch (action.type) {
       case 'envelope': {
         const body: Record<string, unknown> = { code: action.code }
@@ -329,7 +336,7 @@ export class FaultLayer {
         if (action.message !== undefined) body.message = action.message
         body.data = action.data ?? null
         reply.code(200).send(body)
-        return reply
+        return true
       }
       case 'status': {
         if (action.headers) reply.headers(action.headers)
@@ -341,43 +348,45 @@ export class FaultLayer {
         reply.code(action.status)
         if (typeof body === 'string') reply.type('text/plain; charset=utf-8')
         reply.send(body)
-        return reply
+        return true
       }
       case 'delay':
-        await sleep(delayMs(action, random))
-        return
+        return sleep(delayMs(action, random))
       case 'hang': {
         if (entry) entry.outcome = 'hang'
         reply.hijack()
         const socket = request.raw.socket
         this.hung.add(socket)
         socket.once('close', () => this.hung.delete(socket))
-        return
+        return true
       }
       case 'reset':
         if (entry) entry.outcome = 'reset'
         reply.hijack()
         request.raw.socket.resetAndDestroy()
-        return
+        return true
       case 'empty':
         if (entry) entry.outcome = 'empty'
         reply.hijack()
         request.raw.socket.destroy()
-        return
+        return true
       case 'malformed':
         reply
           .code(200)
           .type('application/json; charset=utf-8')
           .send(action.body ?? MALFORMED_BODY)
-        return reply
+        return true
       case 'truncate':
         request.truncateReply = true
-        return
+        return undefined
     }
   }
 
-  /** onSend: reads the envelope code for the journal, and carries out `truncate`. */
-  async onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  /**
+   * onSend: reads the envelope code for the journal, and carries out `truncate`. Synchronous except
+   * for `truncate`, whose payload may have to be read first.
+   */
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     if (request.truncateReply) {
       if (request.journalEntry) request.journalEntry.outcome = 'truncated'
       return FaultLayer.truncate(payload, reply)

@@ -60,14 +60,15 @@ export function contractRoute<E extends Endpoint>(
     ...options,
     method: endpoint.method,
     url: endpoint.path,
-    handler: async (request, reply) => {
+    // Not async: a synchronous handler's answer is sent without a promise in between (Fastify sends
+    // a returned value, and answers a throw with the error handler).
+    handler: (request, reply) => {
       const input = {
         query: request.query,
         body: request.body,
         player: request.player,
         request,
       } as HandlerInput<E>
-      const execute = async () => ok(await handler(input))
       const key = request.headers[IDEMPOTENCY_HEADER]
       if (endpoint.idempotent && typeof key === 'string') {
         const call = {
@@ -80,11 +81,12 @@ export function contractRoute<E extends Endpoint>(
         if (extras.atomic) {
           return store.runAtomic(call, reply, () => atomicAnswer(handler(input)))
         }
-        return store.run(call, reply, execute)
+        return store.run(call, reply, async () => ok(await handler(input)))
       }
       // An atomic handler shares its commit with the calls that arrived with it.
       if (extras.atomic) return commitGrouped(app.emu.db, () => atomicAnswer(handler(input)))
-      return execute()
+      const data = handler(input)
+      return data instanceof Promise ? data.then(ok) : ok(data)
     },
   })
 }

@@ -31,28 +31,35 @@ export const faultLayerPlugin = fp(
     app.decorateRequest('truncateReply', false)
     app.decorateRequest('journalEntry', null)
     app.decorateRequest('journalDone', null)
-    app.addHook('onRequest', async (request, reply) => {
-      if (isApi(request.url)) return layer.handle(request, reply)
+    // One callback hook for /api: the decision is synchronous, and a request let through enters a
+    // scope with its own clock, so that from here on its deadline checks read it through requestNow().
+    app.addHook('onRequest', (request, reply, done) => {
+      const url = request.url
+      if (isApi(url)) {
+        const verdict = layer.handle(request, reply)
+        // Answered, hung up or taken over by the layer: the request goes no further.
+        if (verdict === true) return
+        const enter = () => clock.runInScope(FaultLayer.scopeOf(request), done)
+        if (verdict === undefined) return enter()
+        verdict.then(enter, done)
+        return
+      }
       // Root-level, so it guards every domain's /__emu routes, whoever registers them.
-      if (isControl(request.url)) return layer.checkAdmin(request, reply)
+      if (isControl(url) && layer.checkAdmin(request, reply)) return
+      done()
     })
-    // A scope with its own clock: from here on the request's deadline checks read it through
-    // requestNow(). Entered again after the body is parsed, since parsing runs in the socket's context.
-    const enterScopeClock = (
-      request: Parameters<typeof FaultLayer.scopeOf>[0],
-      _reply: unknown,
-      done: () => void,
-    ) => {
+    // Entered again after the body is parsed, since parsing runs in the socket's context.
+    app.addHook('preValidation', (request, _reply, done) => {
       if (!isApi(request.url)) return done()
       clock.runInScope(FaultLayer.scopeOf(request), done)
-    }
-    app.addHook('onRequest', enterScopeClock)
-    app.addHook('preValidation', enterScopeClock)
+    })
     // Callback-style hooks: no promise per request on the common path.
     app.addHook('onSend', (request, reply, payload, done) => {
       if (!request.journalEntry && !request.truncateReply) return done(null, payload)
-      layer.onSend(request, reply, payload).then(
-        (out) => done(null, out),
+      const out = layer.onSend(request, reply, payload)
+      if (!(out instanceof Promise)) return done(null, out)
+      out.then(
+        (body) => done(null, body),
         (err: Error) => done(err),
       )
     })
