@@ -8,7 +8,7 @@ import { immediate } from '../server/db/database'
 import { EmuClock } from '../server/emulator/clock'
 import { gamesOf } from '../server/emulator/games/games-module'
 import { GAME_CODES } from '../shared/games/config'
-import { freePort, start, stopAll, waitForHttp } from './bench/processes'
+import { freePort, serverEntry, start, stopAll, waitForHttp } from './bench/processes'
 
 /**
  * Games benchmark (numbers, not tests):
@@ -76,7 +76,8 @@ async function interleaved(loads: Load[]): Promise<void> {
 
 async function placingBets(fixtures: string): Promise<void> {
   const [emuPort, basePort] = await Promise.all([freePort(), freePort()])
-  start(process.execPath, [...TSX, 'server/main.ts'], {
+  const server = serverEntry()
+  start(process.execPath, server, {
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     PORT: String(emuPort),

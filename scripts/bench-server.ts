@@ -3,10 +3,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { freePort, start, stopAll, waitForHttp } from './bench/processes'
+import { freePort, serverEntry, start, stopAll, waitForHttp } from './bench/processes'
 
 /**
- * Server benchmark. Each server runs in its own process; the load comes from this one.
+ * Server benchmark. Each server runs in its own process, ours as `npm start` runs it (see
+ * serverEntry); the load comes from this one.
  * Prints requests/s and p99 latency for an authenticated balance read in emulator mode and the
  * same call through proxy mode, as ratios to a plain Fastify route answering the same body,
  * and, when nginx is installed, our proxy against nginx in front of the same upstream.
@@ -72,7 +73,8 @@ async function main(): Promise<void> {
     freePort(),
   ])
   const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1' }
-  start(process.execPath, [...TSX, 'server/main.ts'], {
+  const server = serverEntry()
+  start(process.execPath, server, {
     ...quiet,
     PORT: String(emuPort),
     DB_PATH: join(dir, 'emu.db'),
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
     BENCH_BODY: body,
     BENCH_PATH: '/api/api/getBalance',
   })
-  start(process.execPath, [...TSX, 'server/main.ts'], {
+  start(process.execPath, server, {
     ...quiet,
     MODE: 'proxy',
     UPSTREAM_URL: emu,

@@ -1,5 +1,24 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { createServer } from 'node:net'
+import { join, resolve } from 'node:path'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+
+/**
+ * The server as `npm start` runs it (node on the esbuild bundle), built now from the current
+ * source so the numbers are never those of a stale build; SERVER_ENTRY names an existing build
+ * instead. Returns the arguments for node.
+ */
+export function serverEntry(): string[] {
+  if (process.env.SERVER_ENTRY) return [resolve(ROOT, process.env.SERVER_ENTRY)]
+  // Inside the repository, so that the bundle's npm imports resolve to node_modules.
+  const outfile = join('dist', 'bench', 'server', 'main.js')
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts', '--outfile', outfile], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  return [join(ROOT, outfile)]
+}
 
 /** A free port on 127.0.0.1. */
 export function freePort(): Promise<number> {
