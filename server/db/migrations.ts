@@ -311,6 +311,32 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
     `,
   },
+  {
+    id: 102,
+    name: 'idempotency keys in insertion order',
+    // Clients' keys are random (UUIDs): in a table ordered by key, each new row, stored answer and
+    // all, lands on a page of its own, and every commit rewrites that many pages. Rows in insertion
+    // order fill one page after another; only the small (player, key) index entries land at random.
+    sql: `
+      CREATE TABLE idempotency_keys_v2 (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+        status_code INTEGER,
+        response TEXT,
+        created_at INTEGER NOT NULL
+      );
+      INSERT INTO idempotency_keys_v2 (player_id, key, fingerprint, state, status_code, response, created_at)
+        SELECT player_id, key, fingerprint, state, status_code, response, created_at
+        FROM idempotency_keys ORDER BY created_at;
+      DROP TABLE idempotency_keys;
+      ALTER TABLE idempotency_keys_v2 RENAME TO idempotency_keys;
+      CREATE UNIQUE INDEX idempotency_keys_player_key ON idempotency_keys(player_id, key);
+      CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+    `,
+  },
 ]
 
 export function migrate(db: Db): number {

@@ -14,15 +14,13 @@ export async function upstreamProxy(
 ): Promise<void> {
   // Like any front proxy, refuse an oversized body before streaming it upstream: an upstream that
   // answers 413 and closes mid-upload would otherwise surface as a broken connection.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const length = Number(request.headers['content-length'] ?? 0)
-    if (length > opts.bodyLimit) {
-      reply
-        .code(413)
-        .header('connection', 'close')
-        .send(failure(CODE.payloadTooLarge, SERVER_MSG.payloadTooLarge))
-      return reply
-    }
+    if (length <= opts.bodyLimit) return done()
+    reply
+      .code(413)
+      .header('connection', 'close')
+      .send(failure(CODE.payloadTooLarge, SERVER_MSG.payloadTooLarge))
   })
   await app.register(fastifyHttpProxy, {
     upstream: opts.upstream,
