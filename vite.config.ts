@@ -62,9 +62,134 @@ function preloadHomeRoute(): Plugin {
   }
 }
 
+/**
+ * The first screen's stylesheet (one small file, see app/first-screen-styles.ts) goes into
+ * index.html as a `<style>`. As a `<link>` it blocks the first paint, even of the boot splash, for
+ * one more round trip after the page itself; inline, the splash paints as soon as the page is
+ * parsed. The file stays in the build and in the manifest (the bundle budget counts it from there).
+ */
+function inlineEntryStylesheet(): Plugin {
+  return {
+    name: 'inline-entry-stylesheet',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle
+        if (!bundle) return html
+        return html.replace(/<link rel="stylesheet"[^>]*? href="\/([^"]+\.css)">/g, (tag, file: string) => {
+          const asset = bundle[file]
+          if (asset?.type !== 'asset') return tag
+          const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source)
+          return `<style>${css.replaceAll('</style', '<\\/style')}</style>`
+        })
+      },
+    },
+  }
+}
+
+/**
+ * The modules /home needs before its first screen: the entry's static imports and those of the two
+ * home route modules (not the route modules themselves, which stay lazy chunks of their own). Left
+ * to automatic chunking, the ones the entry and the route modules share with other pages end up in
+ * a dozen chunks of a few hundred bytes each, and on a slow mobile connection every one of them costs
+ * a request's round trip and headers before the first screen. They are put in one chunk instead
+ * (which rolldown merges into the entry). Filled in when the module graph is complete, read when the
+ * chunks are formed.
+ */
+const firstScreenModules = new Set<string>()
+
+/** `import { a, b as c } from '…'` and `export { a, b as c } from '…'`. */
+const NAMED_FROM = /\b(import|export)\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g
+/** `import a from '…'` */
+const DEFAULT_IMPORT = /\bimport\s+([\w$]+)\s+from\s*['"]([^'"]+)['"]/g
+/** What a barrel file may contain besides re-exports: imports, `export { … }` lists and comments. */
+const BARREL_STATEMENTS =
+  /\/\*[\s\S]*?\*\/|\/\/[^\n]*|\b(?:import|export)\s*(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\})?\s*(?:from\s*)?['"][^'"]+['"]\s*;?|\bexport\s*\{[^}]*\}\s*;?/g
+
+/** `a`, `b as c` → [imported name, local name] pairs. */
+function specifiers(list: string): [string, string][] {
+  return list
+    .split(',')
+    .map((part) => part.trim().split(/\s+as\s+/))
+    .filter((names) => names[0])
+    .map((names) => [names[0] ?? '', names[1] ?? names[0] ?? ''])
+}
+
+/**
+ * A package index that only re-exports (ahooks, antd-mobile-icons): importing one name from it
+ * should not count as needing the other hundred modules behind it, which tree-shaking leaves out.
+ * Returns the specifier behind each exported name, or null for a module that does more.
+ */
+function barrelExports(code: string): Map<string, string> | null {
+  if (code.replace(BARREL_STATEMENTS, '').trim() !== '') return null
+  const localSource = new Map<string, string>()
+  for (const m of code.matchAll(DEFAULT_IMPORT)) localSource.set(m[1] ?? '', m[2] ?? '')
+  const exported = new Map<string, string>()
+  for (const m of code.matchAll(NAMED_FROM)) {
+    for (const [, local] of specifiers(m[2] ?? '')) {
+      if (m[1] === 'import') localSource.set(local, m[3] ?? '')
+      else exported.set(local, m[3] ?? '')
+    }
+  }
+  for (const m of code.matchAll(/\bexport\s*\{([^}]*)\}\s*;/g)) {
+    for (const [local, name] of specifiers(m[1] ?? '')) {
+      const source = localSource.get(local)
+      if (source) exported.set(name, source)
+    }
+  }
+  return exported
+}
+
+function collectFirstScreenModules(): Plugin {
+  return {
+    name: 'collect-first-screen-modules',
+    apply: 'build',
+    async buildEnd() {
+      firstScreenModules.clear()
+      const resolved = async (specifier: string, importer: string) =>
+        (await this.resolve(specifier, importer))?.id
+      const visit = async (id: string): Promise<void> => {
+        if (firstScreenModules.has(id)) return
+        const info = this.getModuleInfo(id)
+        if (!info) return
+        firstScreenModules.add(id)
+        // From a barrel, only the modules behind the names this module imports.
+        const named = new Map<string, Set<string>>()
+        for (const m of (info.code ?? '').matchAll(NAMED_FROM)) {
+          const target = m[1] === 'import' ? await resolved(m[3] ?? '', id) : undefined
+          if (!target) continue
+          const names = named.get(target) ?? new Set()
+          for (const [imported] of specifiers(m[2] ?? '')) names.add(imported)
+          named.set(target, names)
+        }
+        for (const imported of info.importedIds) {
+          const barrel = named.has(imported) ? barrelExports(this.getModuleInfo(imported)?.code ?? '') : null
+          if (!barrel) {
+            await visit(imported)
+            continue
+          }
+          for (const name of named.get(imported) ?? []) {
+            const source = barrel.get(name)
+            const target = source === undefined ? undefined : await resolved(source, imported)
+            if (target) await visit(target)
+          }
+        }
+      }
+      for (const id of this.getModuleIds()) {
+        const info = this.getModuleInfo(id)
+        const normalized = id.replaceAll('\\', '/')
+        if (info?.isEntry) await visit(id)
+        else if (HOME_ROUTE_MODULES.some((module) => normalized.endsWith(`/client/${module}`)))
+          for (const imported of info?.importedIds ?? []) await visit(imported)
+      }
+    },
+  }
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('./client', import.meta.url)),
-  plugins: [react(), preloadHomeRoute()],
+  plugins: [react(), preloadHomeRoute(), inlineEntryStylesheet(), collectFirstScreenModules()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -73,6 +198,13 @@ export default defineConfig({
     // Brotli and gzip siblings are written after the build (scripts/compress-assets.ts).
     reportCompressedSize: false,
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'app', test: (id) => firstScreenModules.has(id) }],
+        },
+      },
+    },
   },
   server: {
     host: '127.0.0.1',
