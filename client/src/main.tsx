@@ -2,7 +2,7 @@ import 'antd-mobile/es/global'
 import './styles/global.css'
 import './app/first-screen-styles'
 import './lib/antd-react19'
-import { StrictMode } from 'react'
+import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/app'
 import { installRootFontSize } from './lib/root-font-size'
@@ -19,10 +19,15 @@ window.addEventListener('storage', () => session.syncFromStorage())
 
 const container = document.getElementById('root')
 if (!container) throw new Error('#root is missing from index.html')
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// As a transition, the first render yields to the browser every few milliseconds instead of holding
+// the main thread for the whole tree (the boot splash stays up until it commits).
+const root = createRoot(container)
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 )
 
 void startUp()
