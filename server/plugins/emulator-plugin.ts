@@ -7,7 +7,7 @@ import { migrate } from '../db/migrations'
 import { accountSeeder, demoLogin } from '../emulator/account/account-seeder'
 import { AccountService } from '../emulator/account/account-service'
 import type { EmuClock } from '../emulator/clock'
-import { LedgerRepository } from '../emulator/ledger/ledger-repository'
+import { bumpLedgerGeneration, LedgerRepository } from '../emulator/ledger/ledger-repository'
 import { isSeeded, reseed, type Seeder } from '../emulator/seed'
 import { Ticker } from '../emulator/ticker'
 import { sessionExpired } from '../http/api-error'
@@ -64,6 +64,7 @@ export const emulatorPlugin = fp(
       reset: async () => {
         await reseed(db, seeders, seedCtx())
         accounts.sessions.clearCache()
+        bumpLedgerGeneration(db)
       },
     }
     app.decorate('emu', emu)

@@ -1,5 +1,16 @@
 import type { UserInfo } from '../../../shared/contract/account'
 import type { Db } from '../../db/database'
+import { ledgerGeneration } from '../ledger/ledger-repository'
+
+/**
+ * How long a balance read is reused while no posting is written in this process. Postings here
+ * end it at once; the lifetime bounds how long a posting by another process on the same database
+ * goes unseen (as for sessions).
+ */
+const BALANCE_CACHE_MS = 1_000
+const BALANCE_CACHE_LIMIT = 10_000
+
+type Balances = { balance_micro: number; trx_balance_micro: number }
 
 export interface PlayerRow {
   id: number
@@ -33,6 +44,8 @@ export class AccountRepository {
   private readonly byInviteCode
   private readonly insertPlayer
   private readonly balances
+  /** Balances read recently: the balance is the most polled read, and each read is a transaction. */
+  private readonly balanceCache = new Map<number, { row: Balances; generation: number; until: number }>()
 
   constructor(private readonly db: Db) {
     this.byId = db.prepare<[number], PlayerRow>('SELECT * FROM players WHERE id = ?')
@@ -42,7 +55,7 @@ export class AccountRepository {
       `INSERT INTO players (phone, nickname, password_hash, invite_code, inviter_id, created_at)
        VALUES (@phone, @nickname, @passwordHash, @inviteCode, @inviterId, @at)`,
     )
-    this.balances = db.prepare<[number], { balance_micro: number; trx_balance_micro: number }>(
+    this.balances = db.prepare<[number], Balances>(
       'SELECT balance_micro, trx_balance_micro FROM players WHERE id = ?',
     )
   }
@@ -67,8 +80,19 @@ export class AccountRepository {
     return Number(this.insertPlayer.run(p).lastInsertRowid)
   }
 
-  balancesOf(id: number): { balance_micro: number; trx_balance_micro: number } | undefined {
-    return this.balances.get(id)
+  /** The player's balances; reused for up to BALANCE_CACHE_MS unless a posting was written meanwhile. */
+  balancesOf(id: number): Balances | undefined {
+    const generation = ledgerGeneration(this.db)
+    const wall = Date.now()
+    const cached = this.balanceCache.get(id)
+    if (cached && cached.generation === generation && cached.until > wall) return cached.row
+    const row = this.balances.get(id)
+    // Inside a transaction the row may not be committed yet: never remember it.
+    if (row && !this.db.inTransaction) {
+      if (this.balanceCache.size >= BALANCE_CACHE_LIMIT) this.balanceCache.clear()
+      this.balanceCache.set(id, { row, generation, until: wall + BALANCE_CACHE_MS })
+    } else this.balanceCache.delete(id)
+    return row
   }
 
   setPasswordHash(id: number, passwordHash: string): void {

@@ -18,6 +18,19 @@ export interface Posting {
   readonly at: number
 }
 
+/** Balance postings made in this process, per database: a cached balance is stale once it moves. */
+const generations = new WeakMap<Db, number>()
+
+/** Moves whenever a posting is written on this database in this process (see AccountRepository.balancesOf). */
+export function ledgerGeneration(db: Db): number {
+  return generations.get(db) ?? 0
+}
+
+/** For writes that change balances without a posting (the data reset to the seed). */
+export function bumpLedgerGeneration(db: Db): void {
+  generations.set(db, ledgerGeneration(db) + 1)
+}
+
 export class InsufficientFundsError extends Error {
   override name = 'InsufficientFundsError'
 }
@@ -52,6 +65,8 @@ export class LedgerRepository {
       throw new RangeError(`bad ledger amount ${p.amountMicro}`)
     }
     if (!this.db.inTransaction) throw new Error('ledger postings must run inside a transaction')
+    // Before the write: whether it commits or rolls back, balances read before it are old news.
+    bumpLedgerGeneration(this.db)
     const row = this.credit[p.currency].pluck().get(p.amountMicro, p.playerId, p.amountMicro) as
       | number
       | undefined
