@@ -458,12 +458,11 @@ const ENVELOPE_START = '{"code":'
 /** The `code` of an envelope, or null when the body is not one. */
 export function envelopeCode(body: string | Buffer): number | null {
   if (body.length === 0 || body.length > TAP_LIMIT) return null
-  if (typeof body === 'string') {
-    const fast = leadingCode(body)
-    if (fast !== undefined) return fast
-  }
+  const text = typeof body === 'string' ? body : body.toString('utf8')
+  const fast = leadingCode(text)
+  if (fast !== undefined) return fast
   try {
-    const parsed: unknown = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'))
+    const parsed: unknown = JSON.parse(text)
     if (parsed && typeof parsed === 'object' && 'code' in parsed && typeof parsed.code === 'number') {
       return Number.isInteger(parsed.code) ? parsed.code : null
     }

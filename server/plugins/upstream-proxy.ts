@@ -1,12 +1,38 @@
+import type { Readable } from 'node:stream'
 import fastifyHttpProxy from '@fastify/http-proxy'
 import type { FastifyInstance } from 'fastify'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { failure } from '../http/envelope'
 
+/** Upstream answers up to this size are read whole and sent in one write; larger ones stream through. */
+const WHOLE_BODY_LIMIT = 64 * 1024
+
+/**
+ * The upstream's answer, as reply-from hands it over (headers and status already copied). An
+ * answer of known, small size — every envelope — is read into one buffer and sent in one write,
+ * instead of being piped chunk by chunk through a stream into the socket; anything else streams.
+ */
+function sendUpstreamBody(
+  reply: { send(payload: unknown): unknown; removeHeader(name: string): unknown },
+  res: { headers: Record<string, unknown>; stream: Readable },
+) {
+  const length = Number(res.headers['content-length'])
+  if (!(length >= 0 && length <= WHOLE_BODY_LIMIT)) return reply.send(res.stream)
+  const chunks: Buffer[] = []
+  res.stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+  res.stream.once('end', () => reply.send(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
+  res.stream.once('error', (err: Error) => {
+    // Nothing was sent yet: the headers copied from the upstream go, and the error is answered.
+    reply.removeHeader('content-length')
+    reply.send(Object.assign(err, { statusCode: 502 }))
+  })
+}
+
 /**
  * Proxy mode: /api/* goes to the upstream unchanged (method, path, query, headers, body,
- * status). Bodies stream through untouched; connections to the upstream are pooled and kept alive.
+ * status). Answers pass through unchanged (small ones read whole, larger ones streamed); connections
+ * to the upstream are pooled and kept alive.
  */
 export async function upstreamProxy(
   app: FastifyInstance,
@@ -27,6 +53,10 @@ export async function upstreamProxy(
     prefix: '/api',
     rewritePrefix: '/api',
     http2: false,
+    replyOptions: {
+      onResponse: (_request, reply, res) =>
+        sendUpstreamBody(reply, res as unknown as { headers: Record<string, unknown>; stream: Readable }),
+    },
     undici: {
       connections: opts.connections,
       pipelining: 1,
