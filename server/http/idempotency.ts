@@ -59,6 +59,8 @@ export const IDEMPOTENCY_MSG = {
 
 export const REPLAYED_HEADER = 'idempotent-replayed'
 
+const JSON_TYPE = 'application/json; charset=utf-8'
+
 const KEY_RE = /^[\x21-\x7e]{1,128}$/
 
 export interface IdempotentCall {
@@ -183,13 +185,13 @@ export class IdempotencyStore {
     // Calls arriving together share one commit (see commitGrouped).
     const outcome = await commitGrouped(
       this.db,
-      (): { first: Row } | { answer: T } | { refused: ApiError } => {
+      (): { first: Row } | { json: string } | { refused: ApiError } => {
         const now = this.clock.worldNow()
         this.sweep(now)
         const first = this.select.get(player, call.key)
         if (first) return { first }
-        const keep = (status: number, body: unknown) =>
-          this.insertDone.run(player, call.key, fingerprint, status, JSON.stringify(body), now)
+        const keep = (status: number, json: string) =>
+          this.insertDone.run(player, call.key, fingerprint, status, json, now)
         try {
           // In a savepoint of its own: a refusal undoes the handler's writes and keeps the key.
           const answer = immediate(this.db, () => {
@@ -197,19 +199,22 @@ export class IdempotencyStore {
             if (isThenable(out)) throw new TypeError('an atomic idempotent handler must be synchronous')
             return out
           })
-          keep(200, answer)
-          return { answer }
+          // Serialized once: the stored text is also what is sent.
+          const json = JSON.stringify(answer)
+          keep(200, json)
+          return { json }
         } catch (err) {
           // A business refusal is an answer like any other; anything else undoes the whole call.
           if (!(err instanceof ApiError)) throw err
-          keep(err.statusCode, failure(err.code, err.message))
+          keep(err.statusCode, JSON.stringify(failure(err.code, err.message)))
           return { refused: err }
         }
       },
     )
     if ('first' in outcome) return this.answerFrom(outcome.first, player, call.key, fingerprint, reply)
     if ('refused' in outcome) throw outcome.refused
-    return outcome.answer
+    reply.type(JSON_TYPE)
+    return outcome.json
   }
 
   /** Forgets expired keys, at most once per `sweepMs`; runs inside the caller's transaction. */
@@ -239,8 +244,9 @@ export class IdempotencyStore {
     }
     if (row.state !== 'done' || row.response === null)
       throw new ApiError(CODE.conflict, IDEMPOTENCY_MSG.inProgress, 409)
-    reply.code(row.status_code ?? 200).header(REPLAYED_HEADER, 'true')
-    return JSON.parse(row.response) as unknown
+    // The stored text goes out as it is: the first answer, byte for byte.
+    reply.code(row.status_code ?? 200).header(REPLAYED_HEADER, 'true').type(JSON_TYPE)
+    return row.response
   }
 
   private async waitForFirst(player: number, key: string): Promise<Row | undefined> {
