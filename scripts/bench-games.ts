@@ -8,7 +8,7 @@ import { immediate } from '../server/db/database'
 import { EmuClock } from '../server/emulator/clock'
 import { gamesOf } from '../server/emulator/games/games-module'
 import { GAME_CODES } from '../shared/games/config'
-import { freePort, serverEntry, start, stopAll, waitForHttp } from './bench/processes'
+import { freePort, pinLoadGenerator, serverEntry, start, stopAll, waitForHttp } from './bench/processes'
 
 /**
  * Games benchmark (numbers, not tests):
@@ -77,6 +77,7 @@ async function interleaved(loads: Load[]): Promise<void> {
 async function placingBets(fixtures: string): Promise<void> {
   const [emuPort, basePort] = await Promise.all([freePort(), freePort()])
   const server = serverEntry()
+  const layout = pinLoadGenerator()
   start(process.execPath, server, {
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
@@ -148,7 +149,7 @@ async function placingBets(fixtures: string): Promise<void> {
       `    ${name.padEnd(44)} ${rate(r).toFixed(0).padStart(7)} req/s  ${(rate(r) / rate(baseline)).toFixed(2).padStart(5)}×  errors ${r.bad}`,
     )
   console.log(
-    `\n(a) placing bets over HTTP, ${CONNECTIONS} connections, ${DURATION_S} turns of 1 s each, interleaved`,
+    `\n(a) placing bets over HTTP, ${CONNECTIONS} connections, ${DURATION_S} turns of 1 s each, interleaved; ${layout}`,
   )
   row('plain Fastify, same body (baseline)', baseline)
   row('POST /api/games/bet, Idempotency-Key each', bets)

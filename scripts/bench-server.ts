@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { freePort, serverEntry, start, stopAll, waitForHttp } from './bench/processes'
+import { freePort, pinLoadGenerator, serverEntry, start, stopAll, waitForHttp } from './bench/processes'
 
 /**
  * Server benchmark. Each server runs in its own process, ours as `npm start` runs it (see
@@ -25,11 +25,43 @@ interface Result {
   non2xx: number
 }
 
-async function load(name: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
-  // A short warm-up so JIT and connection pools are ready before measuring.
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 })
-  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S })
-  return { name, rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx + r.errors + r.timeouts }
+interface Target {
+  readonly name: string
+  readonly url: string
+  readonly headers: Record<string, string>
+}
+
+/**
+ * Loads the targets in turns of one second each, DURATION_S turns, after a warm-up of each (JIT,
+ * connection pools): every target sees the same share of whatever else the machine is doing, so
+ * the ratios hold even when its speed drifts during the run. p99 is the median of the turns' p99.
+ */
+async function measure(targets: readonly Target[]): Promise<Result[]> {
+  const run = (t: Target, duration: number) =>
+    autocannon({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration })
+  for (const t of targets) await run(t, 2)
+  const totals = targets.map(() => ({ requests: 0, seconds: 0, p99s: [] as number[], bad: 0 }))
+  for (let turn = 0; turn < DURATION_S; turn++) {
+    for (const [i, t] of targets.entries()) {
+      const r = await run(t, 1)
+      const total = totals[i]
+      if (!total) continue
+      total.requests += r.requests.total
+      total.seconds += r.duration
+      total.p99s.push(r.latency.p99)
+      total.bad += r.non2xx + r.errors + r.timeouts
+    }
+  }
+  return targets.map((t, i) => {
+    const total = totals[i] ?? { requests: 0, seconds: 1, p99s: [], bad: 0 }
+    const p99s = [...total.p99s].sort((a, b) => a - b)
+    return {
+      name: t.name,
+      rps: total.requests / total.seconds,
+      p99: p99s[Math.floor(p99s.length / 2)] ?? 0,
+      non2xx: total.bad,
+    }
+  })
 }
 
 function startNginx(port: number, upstreamPort: number): (() => void) | null {
@@ -74,6 +106,7 @@ async function main(): Promise<void> {
   ])
   const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1' }
   const server = serverEntry()
+  const layout = pinLoadGenerator()
   start(process.execPath, server, {
     ...quiet,
     PORT: String(emuPort),
@@ -109,17 +142,20 @@ async function main(): Promise<void> {
   if (stopNginx) await waitForHttp(`http://127.0.0.1:${nginxPort}/api/api2/announcement`)
 
   const headers = { token }
-  const baseline = await load('plain Fastify (baseline)', `http://127.0.0.1:${basePort}${path}`)
-  const emulator = await load('emulator: GET getBalance', emu + path, headers)
-  const proxy = await load('proxy → emulator', `http://127.0.0.1:${proxyPort}${path}`, headers)
-  const nginx = stopNginx
-    ? await load('nginx → emulator', `http://127.0.0.1:${nginxPort}${path}`, headers)
-    : null
+  const targets: Target[] = [
+    { name: 'plain Fastify (baseline)', url: `http://127.0.0.1:${basePort}${path}`, headers: {} },
+    { name: 'emulator: GET getBalance', url: emu + path, headers },
+    { name: 'proxy → emulator', url: `http://127.0.0.1:${proxyPort}${path}`, headers },
+  ]
+  if (stopNginx)
+    targets.push({ name: 'nginx → emulator', url: `http://127.0.0.1:${nginxPort}${path}`, headers })
+  const [baseline, emulator, proxy, nginx] = await measure(targets)
   stopNginx?.()
+  if (!baseline || !emulator || !proxy) throw new Error('a target was not measured')
 
   const rows = [baseline, emulator, proxy, ...(nginx ? [nginx] : [])]
   console.log(
-    `\nauthenticated balance read, ${CONNECTIONS} connections, ${DURATION_S} s each, LOG_LEVEL=warn\n`,
+    `\nauthenticated balance read, ${CONNECTIONS} connections, ${DURATION_S} turns of 1 s each, interleaved, LOG_LEVEL=warn; ${layout}\n`,
   )
   console.log(
     'target'.padEnd(28),

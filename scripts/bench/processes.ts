@@ -1,5 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -18,6 +20,23 @@ export function serverEntry(): string[] {
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   return [join(ROOT, outfile)]
+}
+
+const TASKSET = '/usr/bin/taskset'
+
+/**
+ * Where the benchmark runs. With two CPUs or more (and util-linux's taskset), the load generator
+ * (this process) runs on CPU 0 and every server under test on CPU 1, baseline and contenders
+ * alike: otherwise the load generator and the server's own threads (GC, I/O) take CPU from each
+ * other, and what is measured is the scheduler. BENCH_PIN=0 leaves placement to the scheduler.
+ */
+const PINNED = process.env.BENCH_PIN !== '0' && availableParallelism() >= 2 && existsSync(TASKSET)
+
+/** Pins this process to CPU 0 when the layout is pinned; returns the layout, for the report. */
+export function pinLoadGenerator(): string {
+  if (!PINNED) return 'placement left to the scheduler'
+  execFileSync(TASKSET, ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' })
+  return 'load generator on CPU 0, servers on CPU 1 (BENCH_PIN=0: unpinned)'
 }
 
 /** A free port on 127.0.0.1. */
@@ -51,7 +70,8 @@ const children = new Set<ChildProcess>()
 
 /** Starts a child process that is killed when this process exits. */
 export function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const [file, argv] = PINNED ? [TASKSET, ['-c', '1', command, ...args]] : [command, args]
+  const child = spawn(file, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (d: Buffer) => {
     stderr += d.toString()
