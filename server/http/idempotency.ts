@@ -245,7 +245,10 @@ export class IdempotencyStore {
     if (row.state !== 'done' || row.response === null)
       throw new ApiError(CODE.conflict, IDEMPOTENCY_MSG.inProgress, 409)
     // The stored text goes out as it is: the first answer, byte for byte.
-    reply.code(row.status_code ?? 200).header(REPLAYED_HEADER, 'true').type(JSON_TYPE)
+    reply
+      .code(row.status_code ?? 200)
+      .header(REPLAYED_HEADER, 'true')
+      .type(JSON_TYPE)
     return row.response
   }
 
