@@ -56,6 +56,9 @@ test.describe('session loss', () => {
 
   test('an expired session on the server ends the same way', async ({ page }) => {
     const data = await openLoggedIn(page, '/login')
+    // The page's start-up calls (user info, balance) carry the token: the session ends after them,
+    // so that the next page, not this one, is the first to meet the ended session.
+    await page.waitForLoadState('networkidle')
     const { baseUrl } = await import('./support/emu')
     await fetch(`${baseUrl()}/__emu/sessions/${data.token}/expire`, { method: 'POST' })
     await page.goto('/mine')
