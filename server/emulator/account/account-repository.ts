@@ -1,5 +1,6 @@
 import type { UserInfo } from '../../../shared/contract/account'
 import type { Db } from '../../db/database'
+import { ReadCache } from '../../db/read-cache'
 import { ledgerGeneration } from '../ledger/ledger-repository'
 
 /**
@@ -8,7 +9,6 @@ import { ledgerGeneration } from '../ledger/ledger-repository'
  * goes unseen (as for sessions).
  */
 const BALANCE_CACHE_MS = 1_000
-const BALANCE_CACHE_LIMIT = 10_000
 
 type Balances = { balance_micro: number; trx_balance_micro: number }
 
@@ -45,7 +45,9 @@ export class AccountRepository {
   private readonly insertPlayer
   private readonly balances
   /** Balances read recently: the balance is the most polled read, and each read is a transaction. */
-  private readonly balanceCache = new Map<number, { row: Balances; generation: number; until: number }>()
+  private readonly balanceCache = new ReadCache<number, { row: Balances; generation: number }>(
+    BALANCE_CACHE_MS,
+  )
 
   constructor(private readonly db: Db) {
     this.byId = db.prepare<[number], PlayerRow>('SELECT * FROM players WHERE id = ?')
@@ -84,14 +86,12 @@ export class AccountRepository {
   balancesOf(id: number): Balances | undefined {
     const generation = ledgerGeneration(this.db)
     const wall = Date.now()
-    const cached = this.balanceCache.get(id)
-    if (cached && cached.generation === generation && cached.until > wall) return cached.row
+    const cached = this.balanceCache.get(id, wall)
+    if (cached && cached.generation === generation) return cached.row
     const row = this.balances.get(id)
     // Inside a transaction the row may not be committed yet: never remember it.
-    if (row && !this.db.inTransaction) {
-      if (this.balanceCache.size >= BALANCE_CACHE_LIMIT) this.balanceCache.clear()
-      this.balanceCache.set(id, { row, generation, until: wall + BALANCE_CACHE_MS })
-    } else this.balanceCache.delete(id)
+    if (row && !this.db.inTransaction) this.balanceCache.set(id, { row, generation }, wall)
+    else this.balanceCache.delete(id)
     return row
   }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Db } from '../../db/database'
+import { ReadCache } from '../../db/read-cache'
 
 /** Only a hash of each token is stored, so a copy of the database gives no working tokens. */
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
@@ -14,7 +15,6 @@ export interface SessionRow {
 
 /** How long a looked-up session is trusted without asking SQLite again (wall time, not emulator time). */
 const CACHE_MS = 2_000
-const CACHE_LIMIT = 10_000
 
 export class SessionRepository {
   /**
@@ -22,7 +22,7 @@ export class SessionRepository {
    * queries. Whatever this process changes (logout, password change, a tester's expire, a reset)
    * drops the entries at once; the short lifetime bounds what another process could change.
    */
-  private readonly cache = new Map<string, { row: SessionRow; until: number }>()
+  private readonly cache = new ReadCache<string, SessionRow>(CACHE_MS)
   private readonly insert
   private readonly byHash
   private readonly end
@@ -50,14 +50,11 @@ export class SessionRepository {
   /** The live session for a token, or undefined when unknown, ended or expired at `now`. */
   live(token: string, now: number): SessionRow | undefined {
     const wall = Date.now()
-    const cached = this.cache.get(token)
-    let row = cached && cached.until > wall ? cached.row : undefined
+    let row = this.cache.get(token, wall)
     if (!row) {
       row = this.byHash.get(hashToken(token))
-      if (row && row.ended_at === null) {
-        if (this.cache.size >= CACHE_LIMIT) this.cache.clear()
-        this.cache.set(token, { row, until: wall + CACHE_MS })
-      } else this.cache.delete(token)
+      if (row && row.ended_at === null) this.cache.set(token, row, wall)
+      else this.cache.delete(token)
     }
     if (!row || row.ended_at !== null || row.expires_at <= now) return undefined
     return row
@@ -75,9 +72,7 @@ export class SessionRepository {
 
   /** Ends every other session of a player (after a password change). */
   endOthers(playerId: number, keepToken: string, now: number): number {
-    for (const [token, { row }] of this.cache) {
-      if (row.player_id === playerId && token !== keepToken) this.cache.delete(token)
-    }
+    this.cache.deleteWhere((row, token) => row.player_id === playerId && token !== keepToken)
     return this.endForPlayer.run(now, playerId, hashToken(keepToken)).changes
   }
 }
