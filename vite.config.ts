@@ -8,6 +8,11 @@ const apiTarget = process.env.DEV_API_TARGET ?? 'http://127.0.0.1:3001'
 /** The lazy modules /home renders on first load; index.html preloads them (see below). */
 const HOME_ROUTE_MODULES = ['src/app/layout/app-layout.tsx', 'src/features/home/home-page.tsx']
 
+const isHomeRouteModule = (id: string | null | undefined) => {
+  const normalized = id?.replaceAll('\\', '/') ?? ''
+  return HOME_ROUTE_MODULES.some((module) => normalized.endsWith(`/client/${module}`))
+}
+
 /**
  * Most visits start at /home. Its page modules are lazy, so without help the browser would fetch
  * them only after the entry script ran: one more round trip before the first screen. This adds
@@ -33,10 +38,7 @@ function preloadHomeRoute(): Plugin {
           for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file)
           for (const imported of chunk.imports) visit(imported)
         }
-        for (const chunk of chunks) {
-          const id = chunk.facadeModuleId?.replaceAll('\\', '/') ?? ''
-          if (HOME_ROUTE_MODULES.some((module) => id.endsWith(`/client/${module}`))) visit(chunk.fileName)
-        }
+        for (const chunk of chunks) if (isHomeRouteModule(chunk.facadeModuleId)) visit(chunk.fileName)
         const tags: HtmlTagDescriptor[] = []
         for (const file of js) {
           if (!html.includes(`/${file}"`)) {
@@ -178,10 +180,8 @@ function collectFirstScreenModules(): Plugin {
       }
       for (const id of this.getModuleIds()) {
         const info = this.getModuleInfo(id)
-        const normalized = id.replaceAll('\\', '/')
         if (info?.isEntry) await visit(id)
-        else if (HOME_ROUTE_MODULES.some((module) => normalized.endsWith(`/client/${module}`)))
-          for (const imported of info?.importedIds ?? []) await visit(imported)
+        else if (isHomeRouteModule(id)) for (const imported of info?.importedIds ?? []) await visit(imported)
       }
     },
   }
