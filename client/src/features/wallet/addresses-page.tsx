@@ -20,6 +20,7 @@ import { paths } from '../../config/paths'
 import { ApiError, callApi } from '../../lib/http'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
+import { FormError } from './form-error'
 import { PayPasswordSheet } from './pay-password-sheet'
 import { formatDateTime } from './wallet-time'
 import './wallet.css'
@@ -255,11 +256,7 @@ function BindForm({ first, onBound }: { first: boolean; onBound: (next: WalletLi
       <div className="wallet-warning" role="note">
         仅支持 TRC20 网络的 USDT 地址，请仔细核对，地址错误将导致资产无法找回。
       </div>
-      {problem ? (
-        <p className="wallet-error" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <FormError message={problem} />
       <Button block color="primary" size="large" onClick={() => void next()}>
         绑定地址
       </Button>

@@ -20,6 +20,7 @@ import { session, useSession } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { AmountText } from './amount-text'
+import { FormError } from './form-error'
 import { SubmissionKey } from './submission-key'
 import {
   exchangeAllAmount,
@@ -210,11 +211,7 @@ function Exchange() {
             </dd>
           </div>
         </dl>
-        {problem || quote?.problem ? (
-          <p className="wallet-error" role="alert">
-            {problem || quote?.problem}
-          </p>
-        ) : null}
+        <FormError message={problem || quote?.problem} />
         <Button block color="primary" size="large" loading={busy} onClick={() => void confirm()}>
           兑换
         </Button>

@@ -1,14 +1,16 @@
 import Tabs from 'antd-mobile/es/components/tabs'
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import {
   DEPOSIT_STATUS_LABEL,
   DEPOSIT_STATUSES,
+  type DepositOrder,
   type DepositStatus,
   getDepositHistory,
   getWithdrawalHistory,
   WITHDRAWAL_STATUS_LABEL,
   WITHDRAWAL_STATUSES,
+  type Withdrawal,
   type WithdrawalStatus,
 } from '../../../../shared/contract/wallet'
 import { PageShell } from '../../components/page-shell/page-shell'
@@ -21,8 +23,8 @@ import { ALL_DATES, type DateFilter } from './date-range-filter'
 import { choice, FilterBar } from './filter-bar'
 import { PagedListView } from './paged-list-view'
 import { StatusTag } from './status-tag'
-import { PAGE_SIZE, usePagedList } from './use-paged-list'
-import { formatDateTime } from './wallet-time'
+import { PAGE_SIZE, type Paged, usePagedList } from './use-paged-list'
+import { type DateRange, formatDateTime } from './wallet-time'
 import './wallet.css'
 
 type Tab = 'deposit' | 'withdraw'
@@ -51,13 +53,31 @@ export function HistoryPage() {
   )
 }
 
-function DepositHistory() {
-  const [status, setStatus] = useState<DepositStatus | null>(null)
+/** The filters both histories take: a status (all when none) and a date range. */
+type HistoryQuery<S> = DateRange & { status?: S }
+
+interface StatusHistoryProps<S extends string, T extends { id: number }> {
+  statuses: readonly S[]
+  statusLabel: Readonly<Record<S, string>>
+  fetchPage: (query: HistoryQuery<S>, page: number) => Promise<Paged<T>>
+  label: string
+  empty: string
+  renderItem: (item: T) => ReactNode
+}
+
+/** A history with a status and a date filter over a paged list. */
+function StatusHistory<S extends string, T extends { id: number }>({
+  statuses,
+  statusLabel,
+  fetchPage,
+  label,
+  empty,
+  renderItem,
+}: StatusHistoryProps<S, T>) {
+  const [status, setStatus] = useState<S | null>(null)
   const [dates, setDates] = useState<DateFilter>(ALL_DATES)
-  const query = { ...dates.range, ...(status ? { status } : {}) }
-  const list = usePagedList(query, (page) =>
-    callApi(getDepositHistory, { query: { ...query, page, page_size: PAGE_SIZE } }),
-  )
+  const query: HistoryQuery<S> = { ...dates.range, ...(status ? { status } : {}) }
+  const list = usePagedList(query, (page) => fetchPage(query, page))
   return (
     <>
       <FilterBar
@@ -65,7 +85,7 @@ function DepositHistory() {
           choice({
             key: 'status',
             title: '全部状态',
-            options: DEPOSIT_STATUSES.map((value) => ({ value, label: DEPOSIT_STATUS_LABEL[value] })),
+            options: statuses.map((value) => ({ value, label: statusLabel[value] })),
             value: status,
             onChange: setStatus,
           }),
@@ -75,86 +95,83 @@ function DepositHistory() {
       />
       <PagedListView
         list={list}
-        label="充值记录"
-        empty="暂无充值记录"
-        itemKey={(order) => order.id}
-        renderItem={(order) => (
-          <article className="wallet-record" data-testid="deposit-record" data-order-no={order.order_no}>
-            <div className="wallet-record__row">
-              <span className="wallet-record__title">USDT 充值（{order.network}）</span>
-              <AmountText value={order.amount} />
-            </div>
-            <div className="wallet-record__row">
-              <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
-              <StatusTag status={order.status} label={order.status_label} />
-            </div>
-            <div className="wallet-record__row wallet-meta">
-              <span>订单号 {order.order_no}</span>
-              {order.status === 'pending' ? (
-                <span>
-                  确认 {order.confirmations}/{order.confirmations_required}
-                </span>
-              ) : null}
-            </div>
-          </article>
-        )}
+        label={label}
+        empty={empty}
+        itemKey={(item) => item.id}
+        renderItem={renderItem}
       />
     </>
   )
 }
 
-function WithdrawalHistory() {
-  const [status, setStatus] = useState<WithdrawalStatus | null>(null)
-  const [dates, setDates] = useState<DateFilter>(ALL_DATES)
-  const query = { ...dates.range, ...(status ? { status } : {}) }
-  const list = usePagedList(query, (page) =>
-    callApi(getWithdrawalHistory, { query: { ...query, page, page_size: PAGE_SIZE } }),
-  )
+function DepositHistory() {
   return (
-    <>
-      <FilterBar
-        choices={[
-          choice({
-            key: 'status',
-            title: '全部状态',
-            options: WITHDRAWAL_STATUSES.map((value) => ({ value, label: WITHDRAWAL_STATUS_LABEL[value] })),
-            value: status,
-            onChange: setStatus,
-          }),
-        ]}
-        dates={dates}
-        onDates={setDates}
-      />
-      <PagedListView
-        list={list}
-        label="提现记录"
-        empty="暂无提现记录"
-        itemKey={(order) => order.id}
-        renderItem={(order) => (
-          <article className="wallet-record" data-testid="withdrawal-record" data-order-no={order.order_no}>
-            <div className="wallet-record__row">
-              <span className="wallet-record__title">提现至 {order.label}</span>
-              <AmountText value={order.amount} />
-            </div>
-            <div className="wallet-record__row">
-              <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
-              <StatusTag status={order.status} label={order.status_label} />
-            </div>
-            <div className="wallet-record__row wallet-meta">
-              <span>{truncate(order.address, 8, 8)}</span>
+    <StatusHistory<DepositStatus, DepositOrder>
+      statuses={DEPOSIT_STATUSES}
+      statusLabel={DEPOSIT_STATUS_LABEL}
+      fetchPage={(query, page) =>
+        callApi(getDepositHistory, { query: { ...query, page, page_size: PAGE_SIZE } })
+      }
+      label="充值记录"
+      empty="暂无充值记录"
+      renderItem={(order) => (
+        <article className="wallet-record" data-testid="deposit-record" data-order-no={order.order_no}>
+          <div className="wallet-record__row">
+            <span className="wallet-record__title">USDT 充值（{order.network}）</span>
+            <AmountText value={order.amount} />
+          </div>
+          <div className="wallet-record__row">
+            <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
+            <StatusTag status={order.status} label={order.status_label} />
+          </div>
+          <div className="wallet-record__row wallet-meta">
+            <span>订单号 {order.order_no}</span>
+            {order.status === 'pending' ? (
               <span>
-                手续费 <AmountText value={order.fee} />
+                确认 {order.confirmations}/{order.confirmations_required}
               </span>
-            </div>
-            <div className="wallet-record__row wallet-meta">
-              <span>订单号 {order.order_no}</span>
-            </div>
-            {order.status === 'rejected' && order.reason ? (
-              <p className="wallet-record__reason">退回原因：{order.reason}（金额与手续费已退回余额）</p>
             ) : null}
-          </article>
-        )}
-      />
-    </>
+          </div>
+        </article>
+      )}
+    />
+  )
+}
+
+function WithdrawalHistory() {
+  return (
+    <StatusHistory<WithdrawalStatus, Withdrawal>
+      statuses={WITHDRAWAL_STATUSES}
+      statusLabel={WITHDRAWAL_STATUS_LABEL}
+      fetchPage={(query, page) =>
+        callApi(getWithdrawalHistory, { query: { ...query, page, page_size: PAGE_SIZE } })
+      }
+      label="提现记录"
+      empty="暂无提现记录"
+      renderItem={(order) => (
+        <article className="wallet-record" data-testid="withdrawal-record" data-order-no={order.order_no}>
+          <div className="wallet-record__row">
+            <span className="wallet-record__title">提现至 {order.label}</span>
+            <AmountText value={order.amount} />
+          </div>
+          <div className="wallet-record__row">
+            <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
+            <StatusTag status={order.status} label={order.status_label} />
+          </div>
+          <div className="wallet-record__row wallet-meta">
+            <span>{truncate(order.address, 8, 8)}</span>
+            <span>
+              手续费 <AmountText value={order.fee} />
+            </span>
+          </div>
+          <div className="wallet-record__row wallet-meta">
+            <span>订单号 {order.order_no}</span>
+          </div>
+          {order.status === 'rejected' && order.reason ? (
+            <p className="wallet-record__reason">退回原因：{order.reason}（金额与手续费已退回余额）</p>
+          ) : null}
+        </article>
+      )}
+    />
   )
 }

@@ -21,6 +21,7 @@ import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { AmountText } from './amount-text'
 import { DepositQr } from './deposit-qr'
+import { FormError } from './form-error'
 import { StatusTag } from './status-tag'
 import { SubmissionKey } from './submission-key'
 import { WalletBalance } from './wallet-balance'
@@ -187,11 +188,7 @@ function NewOrder({
           </button>
         ))}
       </div>
-      {problem ? (
-        <p className="wallet-error" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <FormError message={problem} />
       <Button block color="primary" size="large" loading={busy} onClick={submit}>
         提交充值订单
       </Button>

@@ -22,6 +22,7 @@ import { session } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { AmountText } from './amount-text'
+import { FormError } from './form-error'
 import { PayPasswordSheet } from './pay-password-sheet'
 import { StatusTag } from './status-tag'
 import { SubmissionKey } from './submission-key'
@@ -254,11 +255,7 @@ function WithdrawForm({
             <dd data-testid="withdraw-total">{quote ? `${quote.total} USDT` : '—'}</dd>
           </div>
         </dl>
-        {problem || quote?.problem ? (
-          <p className="wallet-error" role="alert">
-            {problem || quote?.problem}
-          </p>
-        ) : null}
+        <FormError message={problem || quote?.problem} />
         <Button block color="primary" size="large" disabled={locked} onClick={next}>
           提现
         </Button>
