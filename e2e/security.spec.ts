@@ -1,25 +1,5 @@
-import type { Page } from '@playwright/test'
 import { DEMO, login, registerPlayer } from './support/emu'
-import { expect, openLoggedIn, test } from './support/test'
-
-/** Taps digits on the number keyboard that is on screen (a closed one slides below the viewport). */
-async function typeOnKeyboard(page: Page, digits: string) {
-  const height = page.viewportSize()?.height ?? 0
-  for (const digit of digits) {
-    const keys = page.getByRole('button', { name: digit, exact: true })
-    await expect(keys.first()).toBeAttached()
-    let tapped = false
-    for (const key of await keys.all()) {
-      const box = await key.boundingBox()
-      if (box && box.y >= 0 && box.y + box.height <= height) {
-        await key.click()
-        tapped = true
-        break
-      }
-    }
-    expect(tapped, `key ${digit} on screen`).toBe(true)
-  }
-}
+import { expect, openLoggedIn, test, typeOnKeyboard } from './support/test'
 
 test('changes the login password; the new one logs in', async ({ page }) => {
   const player = await registerPlayer('first1234')

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { TOKEN_HEADER } from '../shared/constants'
 import { isTronAddress } from '../shared/tron'
 import { baseUrl, login, registerPlayer } from './support/emu'
-import { expect, openLoggedIn, test, toast } from './support/test'
+import { expect, openLoggedIn, test, toast, typeOnKeyboard } from './support/test'
 
 /**
  * The wallet pages against the emulator: each test makes its own player through the API (SMS,
@@ -87,25 +87,6 @@ async function newPlayer(
 
 const balanceOf = (player: Player) =>
   call<{ balance: string }>(`/api/api/getBalance?player_id=${player.playerId}`, { token: player.token })
-
-/** Taps digits on the number keyboard that is on screen (a closed one slides below the viewport). */
-async function typeOnKeyboard(page: Page, digits: string) {
-  const height = page.viewportSize()?.height ?? 0
-  for (const digit of digits) {
-    const keys = page.locator('.adm-number-keyboard-popup').getByRole('button', { name: digit, exact: true })
-    await expect(keys.first()).toBeAttached()
-    let tapped = false
-    for (const key of await keys.all()) {
-      const box = await key.boundingBox()
-      if (box && box.y >= 0 && box.y + box.height <= height) {
-        await key.click()
-        tapped = true
-        break
-      }
-    }
-    expect(tapped, `key ${digit} on screen`).toBe(true)
-  }
-}
 
 /** The payment-password sheet: waits for it, then types the six digits. */
 async function enterPayPassword(page: Page, digits: string) {

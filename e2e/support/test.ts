@@ -87,3 +87,22 @@ export async function recordToasts(page: Page): Promise<void> {
 }
 
 export const toastsSeen = (page: Page): Promise<string[]> => page.evaluate(() => window.__toasts ?? [])
+
+/** Taps digits on the number keyboard that is on screen (a closed one slides below the viewport). */
+export async function typeOnKeyboard(page: Page, digits: string) {
+  const height = page.viewportSize()?.height ?? 0
+  for (const digit of digits) {
+    const keys = page.locator('.adm-number-keyboard-popup').getByRole('button', { name: digit, exact: true })
+    await expect(keys.first()).toBeAttached()
+    let tapped = false
+    for (const key of await keys.all()) {
+      const box = await key.boundingBox()
+      if (box && box.y >= 0 && box.y + box.height <= height) {
+        await key.click()
+        tapped = true
+        break
+      }
+    }
+    expect(tapped, `key ${digit} on screen`).toBe(true)
+  }
+}
