@@ -17,6 +17,8 @@ const isHomeRouteModule = (id: string | null | undefined) => {
  * Most visits start at /home. Its page modules are lazy, so without help the browser would fetch
  * them only after the entry script ran: one more round trip before the first screen. This adds
  * modulepreload links (and the stylesheets) for them and their static imports to index.html.
+ * collectFirstScreenModules normally merges them into the entry, which leaves nothing to add here;
+ * this covers a build where they still end up in chunks of their own.
  */
 function preloadHomeRoute(): Plugin {
   return {
@@ -91,13 +93,13 @@ function inlineEntryStylesheet(): Plugin {
 }
 
 /**
- * The modules /home needs before its first screen: the entry's static imports and those of the two
- * home route modules (not the route modules themselves, which stay lazy chunks of their own). Left
- * to automatic chunking, the ones the entry and the route modules share with other pages end up in
- * a dozen chunks of a few hundred bytes each, and on a slow mobile connection every one of them costs
- * a request's round trip and headers before the first screen. They are put in one chunk instead
- * (which rolldown merges into the entry). Filled in when the module graph is complete, read when the
- * chunks are formed.
+ * The modules /home needs before its first screen: the entry, its static imports, and the two home
+ * route modules with theirs. Left to automatic chunking, the ones the entry and the route modules
+ * share with other pages end up in a dozen chunks of a few hundred bytes each, and the route modules
+ * in two more. On a slow mobile connection every extra request costs a round trip, and parallel
+ * requests split the bandwidth the entry needs, so they are put in one chunk instead (which rolldown
+ * merges into the entry; the routes' dynamic imports then resolve to code already loaded). Filled
+ * in when the module graph is complete, read when the chunks are formed.
  */
 const firstScreenModules = new Set<string>()
 
@@ -181,15 +183,55 @@ function collectFirstScreenModules(): Plugin {
       for (const id of this.getModuleIds()) {
         const info = this.getModuleInfo(id)
         if (info?.isEntry) await visit(id)
-        else if (isHomeRouteModule(id)) for (const imported of info?.importedIds ?? []) await visit(imported)
+        else if (isHomeRouteModule(id)) await visit(id)
       }
+    },
+  }
+}
+
+/** Where the build records which source modules each entry chunk holds (next to Vite's manifest). */
+const ENTRY_MODULES_FILE = '.vite/entry-modules.json'
+
+/**
+ * Vite's manifest lists chunks, not the modules merged into them: this records the app's own
+ * modules in each entry chunk (paths relative to the client root, like the manifest's keys), so the
+ * bundle budget check can tell a home route module merged into the entry from one that moved.
+ */
+function recordEntryModules(): Plugin {
+  let root = ''
+  return {
+    name: 'record-entry-modules',
+    apply: 'build',
+    configResolved(config) {
+      root = `${config.root.replaceAll('\\', '/')}/`
+    },
+    generateBundle(_options, bundle) {
+      const entries: Record<string, string[]> = {}
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !chunk.isEntry) continue
+        entries[chunk.fileName] = chunk.moduleIds
+          .map((id) => id.replaceAll('\\', '/'))
+          .filter((id) => id.startsWith(root) && !id.includes('/node_modules/'))
+          .map((id) => id.slice(root.length))
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: ENTRY_MODULES_FILE,
+        source: `${JSON.stringify(entries, null, 2)}\n`,
+      })
     },
   }
 }
 
 export default defineConfig({
   root: fileURLToPath(new URL('./client', import.meta.url)),
-  plugins: [react(), preloadHomeRoute(), inlineEntryStylesheet(), collectFirstScreenModules()],
+  plugins: [
+    react(),
+    preloadHomeRoute(),
+    inlineEntryStylesheet(),
+    collectFirstScreenModules(),
+    recordEntryModules(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

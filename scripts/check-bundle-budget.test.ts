@@ -178,6 +178,21 @@ describe('a build on disk', () => {
     expect(homeRouteAssets(dist).unmatchedRoutes).toEqual([])
   })
 
+  it('counts a route module the build merged into the entry chunk as part of it', () => {
+    const { 'src/features/home/home-page.tsx': _merged, ...rest } = MANIFEST
+    write('.vite/manifest.json', JSON.stringify(rest))
+    const assets = homeRouteAssets(dist)
+    expect(assets.unmatchedRoutes).toEqual(['/(^|\\/)features\\/home\\/home-page\\.tsx$/'])
+    write(
+      '.vite/entry-modules.json',
+      JSON.stringify({ 'assets/index-A1.js': ['src/main.tsx', 'src/features/home/home-page.tsx'] }),
+    )
+    const merged = homeRouteAssets(dist)
+    expect(merged.unmatchedRoutes).toEqual([])
+    expect(merged.js).not.toContain('assets/home-page-F6.js')
+    expect(merged.notes).toContain('route modules in the entry chunk: src/features/home/home-page.tsx')
+  })
+
   it('without a manifest, follows the static imports of the built files and says so', () => {
     const assets = homeRouteAssets(dist)
     expect(assets.js.sort()).toEqual(['assets/index-A1.js', 'assets/vendor-B2.js'])
