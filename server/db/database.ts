@@ -12,6 +12,9 @@ export function openDatabase(path: string): Db {
   db.pragma('busy_timeout = 5000')
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
+  // Savepoints (a grouped commit runs each call in one) journal the pages they change; past 64 KiB
+  // that journal would spill into a temporary file, written and deleted on every commit.
+  db.pragma('temp_store = MEMORY')
   return db
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { JournalEntry, JournalFilter } from '../../shared/emu-control'
 import { journalFilterSchema } from '../../shared/emu-control'
 import { globToRegExp } from './glob'
@@ -21,7 +21,7 @@ const RECENT_KEYS_LIMIT = 10_000
 export function tokenKey(token: string): string {
   let key = recentKeys.get(token)
   if (key === undefined) {
-    key = `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`
+    key = `token:${hash('sha256', token, 'hex').slice(0, 16)}`
     if (recentKeys.size >= RECENT_KEYS_LIMIT) recentKeys.clear()
     recentKeys.set(token, key)
   }

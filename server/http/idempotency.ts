@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { FastifyReply } from 'fastify'
 import { IDEMPOTENCY_HEADER } from '../../shared/constants'
 import { CODE } from '../../shared/envelope'
@@ -81,20 +81,24 @@ interface Row {
 
 /** JSON with object keys sorted, so equal bodies give equal fingerprints whatever their field order. */
 function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
+  if (Array.isArray(value)) {
+    let out = '['
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + stableJson(value[i])
+    return `${out}]`
   }
-  return JSON.stringify(value) ?? 'null'
+  const record = value as Record<string, unknown>
+  let out = '{'
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key]
+    if (v === undefined) continue
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${stableJson(v)}`
+  }
+  return `${out}}`
 }
 
 export const fingerprintOf = (endpointId: string, body: unknown): string =>
-  createHash('sha256')
-    .update(`${endpointId}\n${stableJson(body ?? null)}`)
-    .digest('hex')
+  hash('sha256', `${endpointId}\n${stableJson(body ?? null)}`, 'hex')
 
 const isThenable = (v: unknown): boolean =>
   v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function'

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { hash, randomBytes } from 'node:crypto'
 import type { Db } from '../../db/database'
 import { ReadCache } from '../../db/read-cache'
 
 /** Only a hash of each token is stored, so a copy of the database gives no working tokens. */
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
+export const hashToken = (token: string): string => hash('sha256', token, 'hex')
 
 export interface SessionRow {
   token_hash: string
