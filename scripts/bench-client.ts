@@ -124,6 +124,20 @@ function stopServer(server: ChildProcess): Promise<void> {
   })
 }
 
+/** Lighthouse's own "record the trace again" failures: the run tells nothing about the page. */
+const TRACE_FAILURES = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED'])
+/** How many times one run is tried when the trace could not be recorded. */
+const TRACE_ATTEMPTS = 3
+
+class LighthouseRunError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(`Lighthouse: ${code} ${message}`)
+  }
+}
+
 interface RunOptions {
   savePath: string | undefined
   cpuSlowdown: number | undefined
@@ -142,7 +156,7 @@ async function runLighthouse(url: string, chrome: LaunchedChrome, opts: RunOptio
   if (!result) throw new Error('Lighthouse returned no result')
   const { lhr } = result
   if (opts.savePath) writeFileSync(opts.savePath, JSON.stringify(lhr))
-  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
+  if (lhr.runtimeError) throw new LighthouseRunError(lhr.runtimeError.code, lhr.runtimeError.message)
   for (const warning of lhr.runWarnings) process.stderr.write(`lighthouse warning: ${warning}\n`)
   const numeric = (id: string) => {
     const value = lhr.audits[id]?.numericValue
@@ -278,19 +292,31 @@ async function main(): Promise<void> {
     const url = `http://127.0.0.1:${port}${path}`
     const results: Metrics[] = []
     for (let i = 0; i < runs; i++) {
-      // A fresh profile per run: nothing cached, like a first visit.
-      const profile = mkdtempSync(join(tmp, 'chrome-'))
-      chrome = await launch({
-        chromePath: CHROME_PATH,
-        chromeFlags: [...CHROME_FLAGS],
-        userDataDir: profile,
-        logLevel: 'silent',
-      })
-      try {
-        results.push(await runLighthouse(url, chrome, { savePath: save, cpuSlowdown }))
-      } finally {
-        chrome.kill()
-        chrome = undefined
+      for (let attempt = 1; ; attempt++) {
+        // A fresh profile per run: nothing cached, like a first visit.
+        const profile = mkdtempSync(join(tmp, 'chrome-'))
+        chrome = await launch({
+          chromePath: CHROME_PATH,
+          chromeFlags: [...CHROME_FLAGS],
+          userDataDir: profile,
+          logLevel: 'silent',
+        })
+        try {
+          results.push(await runLighthouse(url, chrome, { savePath: save, cpuSlowdown }))
+          break
+        } catch (err) {
+          if (
+            !(err instanceof LighthouseRunError && TRACE_FAILURES.has(err.code)) ||
+            attempt >= TRACE_ATTEMPTS
+          )
+            throw err
+          process.stderr.write(
+            `bench-client: run ${i + 1}: ${err.code}, the trace was not recorded; running it again\n`,
+          )
+        } finally {
+          chrome.kill()
+          chrome = undefined
+        }
       }
     }
     process.stdout.write(`${formatMetrics(path, results)}\n`)
