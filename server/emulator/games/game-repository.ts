@@ -153,15 +153,17 @@ export class GameRepository {
         `SELECT bet_type, SUM(stake_micro) AS stake FROM bets
          WHERE player_id = ? AND game = ? AND round_id = ? AND status = 'pending' GROUP BY bet_type`,
       ),
-      appBet: db
-        .prepare<[number, string, string, string], number>(
-          `SELECT id FROM bets WHERE player_id = ? AND game = ? AND round_id = ? AND bet_type = ? AND source = 'app' AND status = 'pending'`,
-        )
-        .pluck(),
-      addStake: db.prepare('UPDATE bets SET stake_micro = stake_micro + ? WHERE id = ?'),
-      insertBet: db.prepare(
+      // The player's one pending app bet of this type in this round, if any, raised and returned.
+      addToAppBet: db.prepare<[number, number, string, string, string], BetRow>(
+        `UPDATE bets SET stake_micro = stake_micro + ?
+         WHERE id = (SELECT id FROM bets WHERE player_id = ? AND game = ? AND round_id = ? AND bet_type = ?
+                       AND source = 'app' AND status = 'pending')
+         RETURNING *`,
+      ),
+      insertBet: db.prepare<NewBet, BetRow>(
         `INSERT INTO bets (player_id, game, round_id, bet_type, stake_micro, odds, status, source, placed_at, height, draw_at)
-         VALUES (@playerId, @game, @roundId, @betType, @stakeMicro, @odds, 'pending', @source, @placedAt, @height, @drawAt)`,
+         VALUES (@playerId, @game, @roundId, @betType, @stakeMicro, @odds, 'pending', @source, @placedAt, @height, @drawAt)
+         RETURNING *`,
       ),
       bet: db.prepare<[number], BetRow>('SELECT * FROM bets WHERE id = ?'),
       insertTransfer: db.prepare(
@@ -231,17 +233,16 @@ export class GameRepository {
     return new Map(this.s.playerRound.all(playerId, game, roundId).map((r) => [r.bet_type, r.stake]))
   }
 
-  /** Adds to the player's pending app bet of this type in this round, or makes one; returns its id. */
-  addOrInsertBet(b: NewBet): number {
+  /** Adds to the player's pending app bet of this type in this round, or makes one; returns the bet as stored. */
+  addOrInsertBet(b: NewBet): BetRow {
     if (b.source === 'app') {
-      const id = this.s.appBet.get(b.playerId, b.game, b.roundId, b.betType)
-      if (id !== undefined) {
-        this.s.addStake.run(b.stakeMicro, id)
-        return id
-      }
+      const raised = this.s.addToAppBet.get(b.stakeMicro, b.playerId, b.game, b.roundId, b.betType)
+      if (raised) return raised
     }
     this.s.addPending.run(b)
-    return Number(this.s.insertBet.run(b).lastInsertRowid)
+    const inserted = this.s.insertBet.get(b)
+    if (!inserted) throw new Error('inserting a bet returned no row')
+    return inserted
   }
 
   bet(id: number): BetRow | undefined {

@@ -401,11 +401,11 @@ export class GameService {
           throw fail(GAME_MSG.bothSides(bt.label, this.betType(game, other).label))
         if ((held.get(type) ?? 0) + amount > max) throw fail(GAME_MSG.aboveMax(bt.label, limits.max_stake))
       }
-      const placed: number[] = []
+      const placed: BetRow[] = []
       let balance = 0
       for (const [type, amount] of wanted) {
         const bt = this.betType(game, type)
-        const id = this.repo.addOrInsertBet({
+        const bet = this.repo.addOrInsertBet({
           playerId,
           game,
           roundId,
@@ -417,14 +417,14 @@ export class GameService {
           height: round.height,
           drawAt: round.drawAt,
         })
-        balance = this.debit(playerId, amount, id, `${name} 第${roundId}期 ${bt.label}`, now)
-        placed.push(id)
+        balance = this.debit(playerId, amount, bet.id, `${name} 第${roundId}期 ${bt.label}`, now)
+        placed.push(bet)
       }
       return { placed, balance }
     })
     return {
       round_id: roundId,
-      bets: ids.placed.map((id) => this.betOut(this.mustBet(id))),
+      bets: ids.placed.map((bet) => this.betOut(bet)),
       balance: formatMicro(ids.balance),
     }
   }
@@ -445,12 +445,6 @@ export class GameService {
       if (err instanceof InsufficientFundsError) throw fail(GAME_MSG.insufficient)
       throw err
     }
-  }
-
-  private mustBet(id: number): BetRow {
-    const b = this.repo.bet(id)
-    if (!b) throw new Error(`bet ${id} vanished`)
-    return b
   }
 
   betOut(b: BetRow): BetItem {
@@ -624,7 +618,7 @@ export class GameService {
         placedAt: now,
         height: round.height,
         drawAt: round.drawAt,
-      })
+      }).id
       const tid = this.repo.insertTransfer({
         playerId: owner.player_id,
         from: input.from_address,
