@@ -5,7 +5,10 @@ import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite'
 /** Where the dev server forwards /api and /__emu: the server in emulator mode (scripts/dev.ts sets it). */
 const apiTarget = process.env.DEV_API_TARGET ?? 'http://127.0.0.1:3001'
 
-/** The lazy modules /home renders on first load; index.html preloads them (see below). */
+/**
+ * The lazy modules /home renders on first load: built into the entry chunk (collectFirstScreenModules),
+ * or preloaded from index.html should they end up in chunks of their own (preloadHomeRoute).
+ */
 const HOME_ROUTE_MODULES = ['src/app/layout/app-layout.tsx', 'src/features/home/home-page.tsx']
 
 const isHomeRouteModule = (id: string | null | undefined) => {
