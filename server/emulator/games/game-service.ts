@@ -165,6 +165,7 @@ export class GameService {
     const chain = this.chain.get()
     if (!chain) return
     const chainStart = chain.start_height * this.config.block_ms
+    let settled = false
     for (const game of GAME_CODES) {
       const cursor = this.repo.cursor(game) ?? chainStart
       const pending = this.repo.pendingRoundsDue(game, now)
@@ -180,9 +181,14 @@ export class GameService {
         }
         const rounds = [...due.values()].filter((r) => this.covered(r)).sort((a, b) => a.drawAt - b.drawAt)
         for (const r of rounds) this.settleRound(r)
+        if (rounds.length > 0) settled = true
         if (now > from) this.repo.setCursor(game, now)
       })
     }
+    // Inside a caller's transaction (a call that places a bet, say), what was just settled is undone
+    // if that call is refused and rolls back. The next call must then look again, so the quiet window
+    // is kept only once the settling is not part of an open transaction.
+    if (settled && this.db.inTransaction) return
     this.lastCatchUp = now
     this.quietUntil = Math.min(...GAME_CODES.map((g) => currentRound(g, now, this.config).drawAt))
   }
