@@ -1,5 +1,4 @@
 import formbody from '@fastify/formbody'
-import multipart from '@fastify/multipart'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config } from './config'
@@ -84,11 +83,8 @@ export async function buildApp(
   if (config.MODE === 'emulator') {
     await app.register(emulatorPlugin, { config, clock })
     await app.register(async (api) => {
+      // Multipart is read only by the routes whose contract says so (see contractRoute).
       await api.register(formbody)
-      await api.register(multipart, {
-        attachFieldsToBody: 'keyValues',
-        limits: { fields: 20, fieldSize: 64 * 1024, files: 0, parts: 20 },
-      })
       await api.register(accountRoutes, { config })
       await api.register(gamesRoutes, { config })
       await api.register(agentRoutes, { config })

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart'
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import type { z } from 'zod'
 import { IDEMPOTENCY_HEADER } from '../../shared/constants'
@@ -28,17 +29,43 @@ export interface RouteExtras {
   readonly atomic?: boolean
 }
 
+/** How multipart bodies are read: fields only, no file uploads. */
+const MULTIPART_OPTIONS = {
+  attachFieldsToBody: 'keyValues',
+  limits: { fields: 20, fieldSize: 64 * 1024, files: 0, parts: 20 },
+} as const
+
 /**
  * Registers an emulator route from its contract object: the query and body schemas validate
  * before the handler runs, the session is checked when the contract says so, and the handler's
  * return value goes out as `data` in a success envelope. Endpoints whose contract says
  * `idempotent: true` honour an `Idempotency-Key` header (see ./idempotency.ts).
+ *
+ * Bodies may be urlencoded or JSON on every route (the parsers are the scope's); multipart is read
+ * only where the contract says `encoding: 'multipart'`. Those routes get a scope of their own,
+ * because @fastify/multipart adds an onRequest and an onResponse hook to every route beside it.
  */
 export function contractRoute<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: (input: HandlerInput<E>) => DataOf<E> | Promise<DataOf<E>>,
   extras: RouteExtras = {},
+): void {
+  if (endpoint.encoding === 'multipart') {
+    app.register(async (scope) => {
+      await scope.register(multipart, MULTIPART_OPTIONS)
+      addRoute(scope, endpoint, handler, extras)
+    })
+    return
+  }
+  addRoute(app, endpoint, handler, extras)
+}
+
+function addRoute<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: (input: HandlerInput<E>) => DataOf<E> | Promise<DataOf<E>>,
+  extras: RouteExtras,
 ): void {
   const schema: Record<string, z.ZodType> = {}
   if (endpoint.query) schema.querystring = endpoint.query

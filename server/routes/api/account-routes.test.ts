@@ -87,6 +87,23 @@ describe('accounts and sessions', () => {
     expect(bal.json().data.balance).toBe('1000.00')
   })
 
+  it('reads multipart only where the contract says so; urlencoded everywhere', async () => {
+    // Login is multipart in the contract and also takes a urlencoded form.
+    const urlencodedLogin = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      ...form({ phone: DEMO.phone, password: DEMO.password }),
+    })
+    expect(urlencodedLogin.json()).toMatchObject({ code: 1 })
+    // Register is urlencoded: a multipart body is refused in the envelope, and nothing is written.
+    const { payload, headers } = multipartBody({ phone: '13700137002', code: '123456', password: 'secret123' })
+    const res = await t.app.inject({ method: 'POST', url: '/api/users/register', payload, headers })
+    expect(res.statusCode).toBe(415)
+    expect(res.json()).toEqual({ code: CODE.invalidInput, msg: '不支持的请求体类型', data: null })
+    const players = t.app.emu.db.prepare('SELECT COUNT(*) FROM players WHERE phone = ?').pluck()
+    expect(players.get('13700137002')).toBe(0)
+  })
+
   it('refuses bad input with a message naming the field, and writes nothing', async () => {
     const count = () => t.app.emu.db.prepare('SELECT COUNT(*) FROM players').pluck().get()
     const before = count()
