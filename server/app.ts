@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config } from './config'
 import { EmuClock } from './emulator/clock'
 import { installErrorHandler } from './http/error-handler'
-import { lazyChildLoggerFactory } from './http/lazy-logger'
+import { lazyChildLoggerFactory, RequestLogController } from './http/lazy-logger'
 import { zodValidatorCompiler } from './http/validation'
 import { apiDocs } from './plugins/api-docs'
 import { emulatorPlugin } from './plugins/emulator-plugin'
@@ -51,6 +51,7 @@ export async function buildApp(
       ...(logStream ? { stream: logStream } : {}),
     },
     childLoggerFactory: lazyChildLoggerFactory,
+    logController: new RequestLogController(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     return503OnClosing: true,

@@ -320,7 +320,8 @@ export class FaultLayer {
     }
     request.journalEntry = entry
     request.journalDone = done
-    reply.raw.once('close', done)
+    // `on`, not `once`: done is idempotent, and the listener goes with the response.
+    reply.raw.on('close', done)
   }
 
   private apply(

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { describe, expect, it, vi } from 'vitest'
-import { LazyChildLogger, lazyChildLoggerFactory } from './lazy-logger'
+import { LazyChildLogger, lazyChildLoggerFactory, RequestLogController } from './lazy-logger'
 
 function logger(level: string) {
   const lines: Record<string, unknown>[] = []
@@ -55,5 +55,44 @@ describe('LazyChildLogger', () => {
     expect(made).not.toBeInstanceOf(LazyChildLogger)
     expect(made.level).toBe('debug')
     expect(lazyChildLoggerFactory(log, { reqId: 'r' }, {})).toBeInstanceOf(LazyChildLogger)
+  })
+})
+
+describe('RequestLogController', () => {
+  async function requestLines(level: string) {
+    const lines: Record<string, unknown>[] = []
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>)
+        done()
+      },
+    })
+    const app = Fastify({
+      logger: { level, stream },
+      childLoggerFactory: lazyChildLoggerFactory,
+      logController: new RequestLogController(level),
+    })
+    app.get('/ok', async () => ({ ok: true }))
+    app.get('/fail', async () => {
+      throw new Error('boom')
+    })
+    await app.inject({ url: '/ok' })
+    await app.inject({ url: '/fail' })
+    await app.close()
+    return lines.map((l) => [l.level, l.msg])
+  }
+
+  it('writes the request lines at info and below', async () => {
+    expect(await requestLines('info')).toEqual([
+      [30, 'incoming request'],
+      [30, 'request completed'],
+      [30, 'incoming request'],
+      [50, 'boom'],
+      [30, 'request completed'],
+    ])
+  })
+
+  it('skips them above info, and still writes errors', async () => {
+    expect(await requestLines('warn')).toEqual([[50, 'boom']])
   })
 })

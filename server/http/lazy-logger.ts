@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify'
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 
 type Bindings = FastifyBaseLoggerChildParams[0]
 type ChildLoggerOptions = NonNullable<FastifyBaseLoggerChildParams[1]>
@@ -88,3 +88,30 @@ export const lazyChildLoggerFactory = (
   options.level === undefined
     ? new LazyChildLogger(logger, bindings, options)
     : logger.child(bindings, options)
+
+/**
+ * Fastify's own per-request lines, "incoming request" and "request completed", are written at
+ * info. When the server's level is above info they would be dropped anyway, and this skips making
+ * them (a level check and two objects per request). "request errored" is written at every level.
+ * Decided from the server's level: no route sets a level of its own.
+ */
+export class RequestLogController extends LogController {
+  private readonly infoEnabled: boolean
+
+  constructor(level: string) {
+    super()
+    this.infoEnabled = (LEVEL_VALUES[level] ?? 0) <= (LEVEL_VALUES.info ?? 0)
+  }
+
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (this.infoEnabled) super.incomingRequest(request, reply)
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error || this.infoEnabled) super.requestCompleted(error, request, reply)
+  }
+}

@@ -1,3 +1,4 @@
+import type { preValidationHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import type { JournalEntry } from '../../shared/emu-control'
 import type { EmuClock } from '../emulator/clock'
@@ -48,10 +49,14 @@ export const faultLayerPlugin = fp(
       if (isControl(url) && layer.checkAdmin(request, reply)) return
       done()
     })
-    // Entered again after the body is parsed, since parsing runs in the socket's context.
-    app.addHook('preValidation', (request, _reply, done) => {
-      if (!isApi(request.url)) return done()
+    // Entered again after the body is parsed, since parsing runs in the socket's context. Only
+    // routes that can take a body need it: a GET or HEAD runs on from onRequest without a break.
+    const reenter: preValidationHookHandler = (request, _reply, done) =>
       clock.runInScope(FaultLayer.scopeOf(request), done)
+    app.addHook('onRoute', (route) => {
+      const methods = [route.method].flat()
+      if (!isApi(route.url) || methods.every((m) => m === 'GET' || m === 'HEAD')) return
+      route.preValidation = [reenter, ...[route.preValidation ?? []].flat()]
     })
     // Callback-style hooks: no promise per request on the common path.
     app.addHook('onSend', (request, reply, payload, done) => {

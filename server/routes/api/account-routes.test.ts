@@ -96,7 +96,11 @@ describe('accounts and sessions', () => {
     })
     expect(urlencodedLogin.json()).toMatchObject({ code: 1 })
     // Register is urlencoded: a multipart body is refused in the envelope, and nothing is written.
-    const { payload, headers } = multipartBody({ phone: '13700137002', code: '123456', password: 'secret123' })
+    const { payload, headers } = multipartBody({
+      phone: '13700137002',
+      code: '123456',
+      password: 'secret123',
+    })
     const res = await t.app.inject({ method: 'POST', url: '/api/users/register', payload, headers })
     expect(res.statusCode).toBe(415)
     expect(res.json()).toEqual({ code: CODE.invalidInput, msg: '不支持的请求体类型', data: null })

@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EmuClient, EmuControlError } from '../../../scripts/emu/emu-client'
@@ -15,6 +16,31 @@ afterEach(async () => {
 async function getJson(url: string, init: RequestInit = {}) {
   const res = await fetch(url, init)
   return { status: res.status, body: (await res.json()) as { code: number; msg?: string; data: unknown } }
+}
+
+/** A urlencoded POST whose body is sent 50 ms after the head, in a packet of its own. */
+function postLate(base: string, path: string, token: string, scope: string): Promise<{ code: number }> {
+  const { hostname, port } = new URL(base)
+  const body = new URLSearchParams({ old_password: 'wrong-password', new_password: 'secret999' }).toString()
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: ${hostname}\r\ntoken: ${token}\r\nx-emu-scope: ${scope}\r\n` +
+          `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n` +
+          'connection: close\r\n\r\n',
+      )
+      setTimeout(() => socket.write(body), 50)
+    })
+    let answer = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => {
+      answer += chunk
+    })
+    socket.on('error', reject)
+    socket.on('end', () =>
+      resolve(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { code: number }),
+    )
+  })
 }
 
 describe('scopes', () => {
@@ -60,6 +86,10 @@ describe('scopes', () => {
 
     // A scope's clock moves only that scope's time: the emulator's own session check follows it.
     await a.advanceClock(8 * 24 * 3600 * 1000)
+    // Also for a call whose body arrives after its head, and is read outside the request's scope.
+    expect(await postLate(live.url, '/api/users/change-password', player.token, 'test-a')).toMatchObject({
+      code: 10001,
+    })
     expect(await call('test-a')).toEqual({ status: 200, code: 10001 })
     await b.clearFaults()
     expect(await call('test-b')).toEqual({ status: 200, code: 1 })
