@@ -149,15 +149,18 @@ export class GameRepository {
       ),
       drawCount: db.prepare<[string], number>('SELECT COUNT(*) FROM game_draws WHERE game = ?').pluck(),
       draw: db.prepare<[string, string], DrawRow>('SELECT * FROM game_draws WHERE game = ? AND round_id = ?'),
-      playerRound: db.prepare<[number, string, string], { bet_type: string; stake: number }>(
+      // Both find the round's bets through bets_player_draw (player_id, draw_at): by player alone
+      // they would read the player's whole history on every bet.
+      playerRound: db.prepare<[number, number, string, string], { bet_type: string; stake: number }>(
         `SELECT bet_type, SUM(stake_micro) AS stake FROM bets
-         WHERE player_id = ? AND game = ? AND round_id = ? AND status = 'pending' GROUP BY bet_type`,
+         WHERE player_id = ? AND draw_at = ? AND game = ? AND round_id = ? AND status = 'pending'
+         GROUP BY bet_type`,
       ),
       // The player's one pending app bet of this type in this round, if any, raised and returned.
-      addToAppBet: db.prepare<[number, number, string, string, string], BetRow>(
+      addToAppBet: db.prepare<[number, number, number, string, string, string], BetRow>(
         `UPDATE bets SET stake_micro = stake_micro + ?
-         WHERE id = (SELECT id FROM bets WHERE player_id = ? AND game = ? AND round_id = ? AND bet_type = ?
-                       AND source = 'app' AND status = 'pending')
+         WHERE id = (SELECT id FROM bets WHERE player_id = ? AND draw_at = ? AND game = ? AND round_id = ?
+                       AND bet_type = ? AND source = 'app' AND status = 'pending')
          RETURNING *`,
       ),
       insertBet: db.prepare<NewBet, BetRow>(
@@ -228,15 +231,19 @@ export class GameRepository {
     return this.s.draw.get(game, roundId)
   }
 
-  /** A player's pending stake per bet type in one round. */
-  playerRound(playerId: number, game: string, roundId: string): Map<string, number> {
-    return new Map(this.s.playerRound.all(playerId, game, roundId).map((r) => [r.bet_type, r.stake]))
+  /** A player's pending stake per bet type in one round (drawn at drawAt). */
+  playerRound(
+    playerId: number,
+    round: { game: string; roundId: string; drawAt: number },
+  ): Map<string, number> {
+    const rows = this.s.playerRound.all(playerId, round.drawAt, round.game, round.roundId)
+    return new Map(rows.map((r) => [r.bet_type, r.stake]))
   }
 
   /** Adds to the player's pending app bet of this type in this round, or makes one; returns the bet as stored. */
   addOrInsertBet(b: NewBet): BetRow {
     if (b.source === 'app') {
-      const raised = this.s.addToAppBet.get(b.stakeMicro, b.playerId, b.game, b.roundId, b.betType)
+      const raised = this.s.addToAppBet.get(b.stakeMicro, b.playerId, b.drawAt, b.game, b.roundId, b.betType)
       if (raised) return raised
     }
     this.s.addPending.run(b)
