@@ -1,8 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { fund, gamesKit } from './games-test-kit'
-
-const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500
+import { fund, gamesKit, T0 } from './games-test-kit'
 
 describe('a player with a long history', () => {
   it("finds the player's bets in a round by its draw time, not by reading the whole history", async () => {

@@ -1,4 +1,5 @@
 import type { BetResult } from '../../../shared/games/outcome'
+import type { Round } from '../../../shared/games/rounds'
 import type { Db } from '../../db/database'
 
 export interface BetRow {
@@ -231,11 +232,8 @@ export class GameRepository {
     return this.s.draw.get(game, roundId)
   }
 
-  /** A player's pending stake per bet type in one round (drawn at drawAt). */
-  playerRound(
-    playerId: number,
-    round: { game: string; roundId: string; drawAt: number },
-  ): Map<string, number> {
+  /** A player's pending stake per bet type in one round. */
+  playerRound(playerId: number, round: Pick<Round, 'game' | 'roundId' | 'drawAt'>): Map<string, number> {
     const rows = this.s.playerRound.all(playerId, round.drawAt, round.game, round.roundId)
     return new Map(rows.map((r) => [r.bet_type, r.stake]))
   }

@@ -399,7 +399,7 @@ export class GameService {
     }
     const name = this.config.games[game].name
     const ids = immediate(this.db, () => {
-      const held = this.repo.playerRound(playerId, { game, roundId, drawAt: round.drawAt })
+      const held = this.repo.playerRound(playerId, round)
       for (const [type, amount] of wanted) {
         const bt = this.betType(game, type)
         const other = oppositeOf(type)
@@ -586,11 +586,7 @@ export class GameService {
     const limits = this.config.games[game].limits
     const name = this.config.games[game].name
     const id = immediate(this.db, () => {
-      const held = this.repo.playerRound(owner.player_id, {
-        game,
-        roundId: round.roundId,
-        drawAt: round.drawAt,
-      })
+      const held = this.repo.playerRound(owner.player_id, round)
       const other = side ? oppositeOf(side) : null
       const reason =
         side === null

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { immediate } from '../../db/database'
-import { fund, gamesKit } from './games-test-kit'
-
-const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500
+import { fund, gamesKit, T0 } from './games-test-kit'
 
 describe('catching up on draws', () => {
   it('draws again a round whose settling was rolled back with the call that ran it', async () => {

@@ -4,9 +4,8 @@ import { betTypesOf, oppositeOf } from '../../../shared/games/bet-types'
 import { blockHash, lotteryFloats, walkChain, webCryptoHasher } from '../../../shared/games/chain'
 import { GAME_CODES, type GameCode, oddsToMilli } from '../../../shared/games/config'
 import { type BetResult, drawOutcome, FLOATS_NEEDED, settleBet } from '../../../shared/games/outcome'
-import { type Env, fund, type GamesKit, gamesKit, prng } from './games-test-kit'
+import { type Env, fund, type GamesKit, gamesKit, prng, T0 } from './games-test-kit'
 
-const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500
 const FUNDS = 50_000_000_000 // 50,000 USDT each
 
 /** What a bet credits, worked out here on its own: stake × odds in exact integers, rounded down. */

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { oddsToMilli } from '../../../shared/games/config'
-import { fund, gamesKit } from './games-test-kit'
+import { fund, gamesKit, T0 } from './games-test-kit'
 
-const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500
 const dir = mkdtempSync(join(tmpdir(), 'games-restart-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

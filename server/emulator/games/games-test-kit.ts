@@ -5,6 +5,9 @@ import { createTestApp, type TestApp } from '../../test-support/test-app'
 import type { GameService } from './game-service'
 import { gamesOf } from './games-module'
 
+/** Where the games tests freeze the clock: half a second into 12:00 in UTC+8 (04:00 UTC). */
+export const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500
+
 // biome-ignore lint/suspicious/noExplicitAny: test helpers read envelopes loosely
 export type Env = { code: number; msg?: string; data: any }
 
