@@ -136,6 +136,30 @@ describe('IdempotencyStore', () => {
     expect((await call(0, 'k4', { amount: 6 })).json()).toMatchObject({ code: 1, data: { run: 3 } })
   })
 
+  it('sweeps exactly the expired keys, oldest first, with no index kept for it', async () => {
+    const db = dbs[0] as Db
+    const keys = () =>
+      db
+        .prepare<[], { key: string }>('SELECT key FROM idempotency_keys ORDER BY id')
+        .all()
+        .map((r) => r.key)
+    for (const key of ['s1', 's2', 's3']) {
+      expect((await call(0, key, { amount: 1 })).json().code).toBe(1)
+      clock.advance(25_000)
+    }
+    // s1 is 75 s old and s2 50 s (retention 60 s): the next call sweeps s1 alone.
+    expect((await call(0, 's4', { amount: 1 })).json().code).toBe(1)
+    expect(keys()).toEqual(['s2', 's3', 's4'])
+    clock.advance(60_001)
+    expect((await call(0, 's5', { amount: 1 })).json().code).toBe(1)
+    expect(keys()).toEqual(['s5'])
+    const indexes = db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_index_list('idempotency_keys')")
+      .all()
+      .map((r) => r.name)
+    expect(indexes).toEqual(['idempotency_keys_player_key'])
+  })
+
   it('atomic: the key, the writes and the answer commit together; replays elsewhere get the same answer', async () => {
     const first = await callAtomic(0, 'a1', { amount: 5 })
     expect(first.json()).toEqual({ code: 1, msg: '成功', data: { run: 1, amount: 5 } })

@@ -138,7 +138,15 @@ export class IdempotencyStore {
     this.forget = db.prepare(
       `DELETE FROM idempotency_keys WHERE player_id = ? AND key = ? AND state = 'pending'`,
     )
-    this.expire = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?')
+    // Rows are in insertion order, so expired keys come first: the sweep deletes up to the first
+    // row still within retention and reads nothing beyond it. (Should the emulator clock be set
+    // back, a key stored before that stays until the keys after it expire too: kept longer, never
+    // dropped early.)
+    this.expire = db.prepare(
+      `DELETE FROM idempotency_keys WHERE id < coalesce(
+         (SELECT id FROM idempotency_keys WHERE created_at >= ? ORDER BY id LIMIT 1),
+         (SELECT max(id) + 1 FROM idempotency_keys))`,
+    )
   }
 
   /**

@@ -51,21 +51,18 @@ export function minuteOfIssue(issue: string, timing: Timing): number | null {
   return midnight - timing.utc_offset_minutes * MINUTE + (s - 1) * MINUTE
 }
 
+/** The height that decides the round of this index. */
+function heightOfIndex(game: GameCode, index: number, timing: Timing): number {
+  if (game === 'qukuai') return index
+  if (game === 'hassize') return index * timing.draw_every_blocks
+  // A minute draws on the first draw height at or after its end.
+  return ceilTo((index + 1) * MINUTE, drawPeriod(timing)) / timing.block_ms
+}
+
 /** One round per index: the height (block game), height / draw_every_blocks (hash size) or the minute (lottery). */
 function roundOfIndex(game: GameCode, index: number, sealMs: number, timing: Timing): Round {
-  let height: number
-  let roundId: string
-  if (game === 'qukuai') {
-    height = index
-    roundId = String(height)
-  } else if (game === 'hassize') {
-    height = index * timing.draw_every_blocks
-    roundId = String(height)
-  } else {
-    const minuteStart = index * MINUTE
-    height = ceilTo(minuteStart + MINUTE, drawPeriod(timing)) / timing.block_ms
-    roundId = issueOfMinute(minuteStart, timing)
-  }
+  const height = heightOfIndex(game, index, timing)
+  const roundId = isLottery(game) ? issueOfMinute(index * MINUTE, timing) : String(height)
   const drawAt = height * timing.block_ms
   return { game, roundId, height, drawAt, sealAt: drawAt - sealMs }
 }
@@ -74,9 +71,10 @@ function roundOfIndex(game: GameCode, index: number, sealMs: number, timing: Tim
 function firstIndexAfter(game: GameCode, t: number, timing: Timing): number {
   if (game === 'qukuai') return heightAt(t, timing) + 1
   if (game === 'hassize') return Math.floor(t / drawPeriod(timing)) + 1
-  // A minute draws at or after its end; step forward from a minute that surely draws earlier.
+  // Step forward from a minute that surely draws earlier. Only draw times are compared, so no
+  // issue number is built on the way (this runs for every bet).
   let m = Math.floor(t / MINUTE) - Math.ceil(drawPeriod(timing) / MINUTE) - 1
-  while (roundOfIndex(game, m, 0, timing).drawAt <= t) m++
+  while (heightOfIndex(game, m, timing) * timing.block_ms <= t) m++
   return m
 }
 
