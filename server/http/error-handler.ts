@@ -35,6 +35,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status === 429)
       return reply.code(429).send(failure(CODE.rateLimited, error.message || SERVER_MSG.rateLimited))
     if (status === 413) return reply.code(413).send(failure(CODE.payloadTooLarge, SERVER_MSG.payloadTooLarge))
+    if (status === 502 || status === 504) {
+      // Proxy mode: the upstream failed or timed out. The client sees the status and a retry hint.
+      request.log.error({ err: error }, 'upstream failed')
+      return reply.code(status).send(failure(CODE.internal, SERVER_MSG.internal))
+    }
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'client error')
       return reply.code(status).send(failure(CODE.invalidInput, SERVER_MSG.invalidInput))

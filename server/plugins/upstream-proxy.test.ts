@@ -1,5 +1,8 @@
+import { createServer, request, type Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CODE } from '../../shared/envelope'
+import { SERVER_MSG } from '../../shared/messages'
 import { buildApp } from '../app'
 import { testConfig } from '../config'
 
@@ -106,5 +109,157 @@ describe('proxy mode', () => {
   it('keeps the control API off without an admin token', async () => {
     const res = await call(proxyUrl, '/__emu/state')
     expect(res.status).toBe(404)
+  })
+})
+
+/**
+ * What the emulator never sends: large and unsized answers, hop-by-hop headers, a text body, an
+ * upstream that stalls or is down. A plain Node server stands upstream for these.
+ */
+describe('proxy mode, edge cases', () => {
+  const big = Buffer.alloc(300 * 1024, 'abcdefghij')
+  let edge: Server
+  let edgeProxy: FastifyInstance
+  let edgeProxyUrl: string
+  let upstreamStreamClosed = false
+
+  beforeAll(async () => {
+    edge = createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        if (req.url === '/api/big') {
+          res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': big.length })
+          res.end(big)
+        } else if (req.url === '/api/unsized') {
+          // No content-length: chunked.
+          res.writeHead(200, { 'content-type': 'text/plain' })
+          res.write(big.subarray(0, 1000))
+          res.end(big.subarray(1000))
+        } else if (req.url === '/api/endless') {
+          res.writeHead(200, { 'content-type': 'text/plain' })
+          const timer = setInterval(() => res.write('tick\n'), 5)
+          res.on('close', () => {
+            clearInterval(timer)
+            upstreamStreamClosed = true
+          })
+        } else {
+          const body = JSON.stringify({
+            method: req.method,
+            url: req.url,
+            headers: req.headers,
+            body: Buffer.concat(chunks).toString(),
+          })
+          res.writeHead(201, {
+            'content-type': 'application/json',
+            'x-upstream': 'yes',
+            'x-private-hop': 'dropped',
+            connection: 'keep-alive, x-private-hop',
+          })
+          res.end(body)
+        }
+      })
+    })
+    await new Promise<void>((resolve) => edge.listen(0, '127.0.0.1', resolve))
+    const address = edge.address()
+    if (!address || typeof address === 'string') throw new Error('no address')
+    edgeProxy = await buildApp(
+      testConfig({ MODE: 'proxy', UPSTREAM_URL: `http://127.0.0.1:${address.port}` }),
+    )
+    edgeProxyUrl = await listen(edgeProxy)
+  })
+  afterAll(async () => {
+    await edgeProxy.close()
+    edge.closeAllConnections()
+    await new Promise((resolve) => edge.close(resolve))
+  })
+
+  /** A raw HTTP/1.1 call, so that hop-by-hop request headers can be sent at all. */
+  function raw(
+    path: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ) {
+    return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
+      (resolve, reject) => {
+        const req = request(
+          `${edgeProxyUrl}${path}`,
+          { method: init.method ?? 'GET', headers: init.headers },
+          (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (c: Buffer) => chunks.push(c))
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+            )
+          },
+        )
+        req.on('error', reject)
+        req.end(init.body)
+      },
+    )
+  }
+
+  it('streams large and unsized answers through byte for byte', async () => {
+    const sized = await raw('/api/big')
+    expect(sized.status).toBe(200)
+    expect(sized.headers['content-length']).toBe(String(big.length))
+    expect(sized.body.equals(big)).toBe(true)
+    const unsized = await raw('/api/unsized')
+    expect(unsized.headers['transfer-encoding']).toBe('chunked')
+    expect(unsized.body.equals(big)).toBe(true)
+  })
+
+  it('forwards method, path, query, a text body and end-to-end headers; drops hop-by-hop ones both ways', async () => {
+    const res = await raw('/api/echo/x?a=1&b=%E4%B8%AD', {
+      method: 'PUT',
+      headers: {
+        'content-type': 'text/plain',
+        token: 'abc',
+        'x-client-hop': 'secret',
+        connection: 'keep-alive, x-client-hop',
+      },
+      body: '你好 text',
+    })
+    expect(res.status).toBe(201)
+    expect(res.headers['x-upstream']).toBe('yes')
+    expect(res.headers['x-private-hop']).toBeUndefined()
+    const seen = JSON.parse(res.body.toString()) as {
+      method: string
+      url: string
+      headers: Record<string, string>
+      body: string
+    }
+    expect(seen).toMatchObject({ method: 'PUT', url: '/api/echo/x?a=1&b=%E4%B8%AD', body: '你好 text' })
+    expect(seen.headers.token).toBe('abc')
+    expect(seen.headers['x-client-hop']).toBeUndefined()
+    expect(seen.headers['content-length']).toBe(String(Buffer.byteLength('你好 text')))
+  })
+
+  it('stops reading the upstream when the client leaves mid-answer', async () => {
+    const controller = new AbortController()
+    const res = await fetch(`${edgeProxyUrl}/api/endless`, { signal: controller.signal })
+    const reader = res.body?.getReader()
+    await reader?.read()
+    controller.abort()
+    const deadline = Date.now() + 3000
+    while (!upstreamStreamClosed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(upstreamStreamClosed).toBe(true)
+  })
+
+  it('answers 502 in the envelope when the upstream is down', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const address = closed.address()
+    if (!address || typeof address === 'string') throw new Error('no address')
+    await new Promise((resolve) => closed.close(resolve))
+    const down = await buildApp(
+      testConfig({ MODE: 'proxy', UPSTREAM_URL: `http://127.0.0.1:${address.port}` }),
+    )
+    try {
+      const res = await down.inject({ method: 'GET', url: '/api/api2/announcement' })
+      expect(res.statusCode).toBe(502)
+      expect(res.json()).toEqual({ code: CODE.internal, msg: SERVER_MSG.internal, data: null })
+    } finally {
+      await down.close()
+    }
   })
 })

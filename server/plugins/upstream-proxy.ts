@@ -1,6 +1,8 @@
-import type { Readable } from 'node:stream'
+import type { IncomingHttpHeaders } from 'node:http'
+import { Readable } from 'node:stream'
 import fastifyHttpProxy from '@fastify/http-proxy'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type Dispatcher, Pool } from 'undici'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { failure } from '../http/envelope'
@@ -8,36 +10,143 @@ import { failure } from '../http/envelope'
 /** Upstream answers up to this size are read whole and sent in one write; larger ones stream through. */
 const WHOLE_BODY_LIMIT = 64 * 1024
 
-/**
- * The upstream's answer, as reply-from hands it over (headers and status already copied). An
- * answer of known, small size — every envelope — is read into one buffer and sent in one write,
- * instead of being piped chunk by chunk through a stream into the socket; anything else streams.
- */
-function sendUpstreamBody(
-  reply: { send(payload: unknown): unknown; removeHeader(name: string): unknown },
-  res: { headers: Record<string, unknown>; stream: Readable },
-) {
-  const length = Number(res.headers['content-length'])
-  if (!(length >= 0 && length <= WHOLE_BODY_LIMIT)) return reply.send(res.stream)
-  const chunks: Buffer[] = []
-  res.stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-  res.stream.once('end', () => reply.send(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
-  res.stream.once('error', (err: Error) => {
-    // Nothing was sent yet: the headers copied from the upstream go, and the error is answered.
-    reply.removeHeader('content-length')
-    reply.send(Object.assign(err, { statusCode: 502 }))
+/** Hop-by-hop headers (RFC 9110 §7.6.1): they describe one connection and are never forwarded. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+])
+
+type Headers = Record<string, string | string[] | undefined>
+
+/** The header names a Connection header lists: hop-by-hop too (RFC 9110 §7.6.1). */
+function connectionTokens(value: string | string[] | undefined): string[] {
+  if (value === undefined) return []
+  return [value]
+    .flat()
+    .flatMap((v) => v.split(','))
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => t.length > 0)
+}
+
+/** End-to-end headers only, with the rest kept as they came. */
+function endToEnd(headers: Headers): Headers {
+  const listed = connectionTokens(headers.connection)
+  const out: Headers = {}
+  for (const name of Object.keys(headers)) {
+    if (HOP_BY_HOP.has(name) || (listed.length > 0 && listed.includes(name))) continue
+    out[name] = headers[name]
+  }
+  return out
+}
+
+/** An upstream failure as the error handler answers it: 504 when it timed out, 502 otherwise. */
+function upstreamFailure(err: Error & { code?: string }): Error & { statusCode: number } {
+  const timedOut =
+    err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    err.code === 'UND_ERR_BODY_TIMEOUT' ||
+    err.code === 'UND_ERR_CONNECT_TIMEOUT'
+  return Object.assign(new Error(`upstream: ${err.message}`, { cause: err }), {
+    statusCode: timedOut ? 504 : 502,
   })
 }
 
 /**
- * Proxy mode: /api/* goes to the upstream unchanged (method, path, query, headers, body,
- * status). Answers pass through unchanged (small ones read whole, larger ones streamed); connections
- * to the upstream are pooled and kept alive.
+ * The body to forward. @fastify/http-proxy hands over the client's stream unparsed, except for
+ * the content types Fastify parses itself (text/plain, as a string): those go as read, with their
+ * length.
+ */
+function requestBody(request: FastifyRequest, headers: Headers): Readable | string | Buffer | null {
+  const body = request.body
+  if (body === undefined || body === null) return null
+  if (body instanceof Readable) return body
+  const bytes = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body)
+  headers['content-length'] = String(Buffer.byteLength(bytes))
+  return bytes
+}
+
+/**
+ * One upstream answer, handed to the client as it came: status and end-to-end headers copied; a
+ * body of known, small size (every envelope) read whole and sent in one write, anything else
+ * streamed with the client's back-pressure. Nothing is sent before the upstream answers, so an
+ * upstream failure up to then is answered in the envelope.
+ */
+class UpstreamAnswer implements Dispatcher.DispatchHandler {
+  private status = 0
+  private headers: Headers = {}
+  private chunks: Buffer[] | null = null
+  private stream: Readable | null = null
+  private ended = false
+
+  constructor(private readonly reply: FastifyReply) {}
+
+  onRequestStart(): void {}
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Headers): void {
+    if (statusCode < 200) return // 1xx: informational, the answer comes after it
+    if (this.reply.raw.destroyed) {
+      // The client has gone: nobody to answer, so stop reading the upstream.
+      controller.abort(new Error('the client closed the connection'))
+      return
+    }
+    this.status = statusCode
+    this.headers = endToEnd(headers)
+    const length = Number(headers['content-length'])
+    if (length >= 0 && length <= WHOLE_BODY_LIMIT) {
+      this.chunks = []
+      return
+    }
+    this.stream = new Readable({
+      read: () => controller.resume(),
+      // Dropped before its end (the client went away): stop reading the upstream too.
+      destroy: (err, done) => {
+        if (!this.ended) controller.abort(err ?? new Error('the client closed the connection'))
+        done(err)
+      },
+    })
+    this.reply.code(statusCode).headers(this.headers).send(this.stream)
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.chunks) this.chunks.push(chunk)
+    else if (this.stream && !this.stream.push(chunk)) controller.pause()
+  }
+
+  onResponseEnd(): void {
+    this.ended = true
+    const chunks = this.chunks
+    if (chunks) {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+      this.reply.code(this.status).headers(this.headers).send(body)
+    } else this.stream?.push(null)
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    if (this.stream) this.stream.destroy(err)
+    else if (!this.reply.sent && !this.reply.raw.destroyed) this.reply.send(upstreamFailure(err))
+  }
+}
+
+/**
+ * Proxy mode: /api/* goes to the upstream unchanged (method, path, query, end-to-end headers,
+ * body, status). @fastify/http-proxy routes it and checks the destination; its handler forwards
+ * over a pool of kept-alive connections (see UpstreamAnswer).
  */
 export async function upstreamProxy(
   app: FastifyInstance,
   opts: { upstream: string; connections: number; bodyLimit: number },
 ): Promise<void> {
+  const upstream = new URL(opts.upstream)
+  const pool = new Pool(upstream.origin, {
+    connections: opts.connections,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    keepAliveMaxTimeout: 600_000,
+  })
+  app.addHook('onClose', () => pool.close())
   // Like any front proxy, refuse an oversized body before streaming it upstream: an upstream that
   // answers 413 and closes mid-upload would otherwise surface as a broken connection.
   app.addHook('onRequest', (request, reply, done) => {
@@ -53,15 +162,23 @@ export async function upstreamProxy(
     prefix: '/api',
     rewritePrefix: '/api',
     http2: false,
-    replyOptions: {
-      onResponse: (_request, reply, res) =>
-        sendUpstreamBody(reply, res as unknown as { headers: Record<string, unknown>; stream: Readable }),
-    },
-    undici: {
-      connections: opts.connections,
-      pipelining: 1,
-      keepAliveTimeout: 60_000,
-      keepAliveMaxTimeout: 600_000,
+    // reply.from, should anything call it, shares the pool.
+    undici: pool,
+    handler(request, reply, dest) {
+      const url = request.raw.url ?? dest
+      const query = url.indexOf('?')
+      const headers = endToEnd(request.raw.headers as IncomingHttpHeaders)
+      headers.host = upstream.host
+      const body = requestBody(request, headers)
+      pool.dispatch(
+        {
+          path: query < 0 ? dest : dest + url.slice(query),
+          method: request.raw.method as Dispatcher.HttpMethod,
+          headers,
+          body,
+        },
+        new UpstreamAnswer(reply),
+      )
     },
   })
 }
