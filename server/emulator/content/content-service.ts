@@ -15,7 +15,7 @@ const STATUS_ORDER = { ongoing: 0, upcoming: 1, ended: 2 } as const
 
 type Status = z.infer<typeof activityStatusSchema>
 
-/** Activities, content pages and the prize pool, from fixtures and (for the pool) the bets table. */
+/** Activities, content pages and the prize pool, from fixtures and (for the pool) the ledger and the bets table. */
 export class ContentService {
   private readonly pool: PrizePoolRepository
 

@@ -7,14 +7,49 @@ export interface WinnerRow {
   settled_at: number
 }
 
-/** Reads the pool's inputs from the bets table; the games never write anything for the pool. */
+/** Stakes in the ledger rows after `@after` (stamped by `@now`), the last row, and the latest stake's time. */
+export const STAKES_SINCE = `SELECT max(id) AS last,
+              coalesce(sum(CASE WHEN type = 'bet' AND created_at <= @now THEN -amount_micro END), 0) AS added,
+              max(CASE WHEN type = 'bet' THEN created_at END) AS latest
+       FROM ledger WHERE id > @after`
+
+/** How far the running total of stakes has read the ledger. */
+interface StakesSeen {
+  /** The last ledger row read, and what it held: if it no longer holds that, the data was reset. */
+  readonly lastId: number
+  readonly lastAt: number
+  readonly lastAmount: number
+  /** Stakes in rows up to lastId, as of `asOf`. */
+  readonly total: number
+  readonly asOf: number
+}
+
+const NOTHING_SEEN: StakesSeen = {
+  lastId: 0,
+  lastAt: 0,
+  lastAmount: 0,
+  total: 0,
+  asOf: Number.NEGATIVE_INFINITY,
+}
+
+/**
+ * Reads the pool's inputs; the games never write anything for the pool. Stakes come from the
+ * ledger, where every stake placed or raised is an immutable 'bet' row, so a running total reads
+ * only the rows added since the last call instead of every bet ever placed.
+ */
 export class PrizePoolRepository {
-  private readonly stakes
+  private readonly since
+  private readonly row
   private readonly winners
+  private seen = NOTHING_SEEN
 
   constructor(db: Db) {
-    this.stakes = db.prepare<[number], { total: number }>(
-      'SELECT COALESCE(SUM(stake_micro), 0) AS total FROM bets WHERE placed_at <= ?',
+    this.since = db.prepare<
+      [{ after: number; now: number }],
+      { last: number | null; added: number; latest: number | null }
+    >(STAKES_SINCE)
+    this.row = db.prepare<[number], { created_at: number; amount_micro: number }>(
+      'SELECT created_at, amount_micro FROM ledger WHERE id = ?',
     )
     this.winners = db.prepare<[number, number, number], WinnerRow>(
       `SELECT p.nickname, b.game, b.payout_micro, b.settled_at FROM bets b JOIN players p ON p.id = b.player_id
@@ -23,9 +58,38 @@ export class PrizePoolRepository {
     )
   }
 
-  /** Every stake placed by `now`. */
+  /** Every stake placed (or raised) by `now`. */
   totalStakes(now: number): number {
-    return this.stakes.get(now)?.total ?? 0
+    if (!this.stillValid(now)) this.seen = NOTHING_SEEN
+    const seen = this.seen
+    const tail = this.since.get({ after: seen.lastId, now })
+    if (!tail || tail.last === null) return seen.total
+    const total = seen.total + tail.added
+    // Stakes stamped after `now` (another process's clock ahead of this one) are read again next time.
+    if (tail.latest === null || tail.latest <= now) {
+      const last = this.row.get(tail.last)
+      if (last)
+        this.seen = {
+          lastId: tail.last,
+          lastAt: last.created_at,
+          lastAmount: last.amount_micro,
+          total,
+          asOf: now,
+        }
+    }
+    return total
+  }
+
+  /**
+   * The running total holds while the clock has not gone back (rows counted might now lie after
+   * `now`) and the last row read is still there as it was (a data reset rewrites the ledger).
+   */
+  private stillValid(now: number): boolean {
+    const seen = this.seen
+    if (seen.lastId === 0) return true
+    if (now < seen.asOf) return false
+    const last = this.row.get(seen.lastId)
+    return last !== undefined && last.created_at === seen.lastAt && last.amount_micro === seen.lastAmount
   }
 
   recentWins(minPayoutMicro: number, now: number, limit: number): WinnerRow[] {

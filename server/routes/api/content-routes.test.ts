@@ -18,6 +18,8 @@ import {
 } from '../../../shared/contract/content'
 import { envelopeSchema } from '../../../shared/envelope'
 import { toMicro } from '../../../shared/money'
+import { immediate } from '../../db/database'
+import { STAKES_SINCE } from '../../emulator/content/prize-pool-repository'
 import { ROOT_DIR } from '../../paths'
 import { createTestApp, type TestApp } from '../../test-support/test-app'
 
@@ -157,16 +159,24 @@ describe('prize pool', () => {
     const before = await get(prizePool.path, prizePool.data)
     expect(before).toMatchObject({ amount: '8888.00', rate: '1.00%' })
 
-    const db = t.app.emu.db
+    const { db, ledger } = t.app.emu
     const friend = db.prepare("SELECT id FROM players WHERE phone = '13900139000'").pluck().get() as number
+    // Stakes are the ledger's bet rows; the bets table gives the winners.
+    const post = (type: 'topup' | 'bet', amount: string, at: number) =>
+      immediate(db, () =>
+        ledger.post({ playerId: friend, currency: 'USDT', type, amountMicro: toMicro(amount), at }),
+      )
+    post('topup', '5000', now - 120_000)
+    post('bet', '-1000', now - 60_000)
+    post('bet', '-250', now - 1000)
+    post('bet', '-50', now - 1000)
+    post('bet', '-700', now + 60_000) // placed after "now"
     const insert = db.prepare(
       `INSERT INTO bets (player_id, game, round_id, bet_type, stake_micro, odds, status, payout_micro, placed_at, settled_at)
        VALUES (?, 'kuaisan', 'r', 'big', ?, '2', ?, ?, ?, ?)`,
     )
     insert.run(friend, toMicro('1000'), 'won', toMicro('2000'), now - 60_000, now - 30_000)
-    insert.run(friend, toMicro('250'), 'pending', 0, now - 1000, null)
     insert.run(friend, toMicro('50'), 'won', toMicro('99'), now - 1000, now - 500) // under the winner minimum
-    insert.run(friend, toMicro('700'), 'lost', 0, now + 60_000, now + 90_000) // placed after "now"
 
     const after = await get(prizePool.path, prizePool.data)
     // 1% of 1000 + 250 + 50
@@ -179,5 +189,43 @@ describe('prize pool', () => {
     })
     expect(after.winners.map((w) => w.name)).not.toContain('好友一号')
     expect(after.winners.every((w) => w.name.includes('***'))).toBe(true)
+  })
+
+  it('keeps a running total: new stakes, later ones once their time comes, the clock set back, a reset', async () => {
+    t = await createTestApp()
+    const now = new Date(2026, 2, 10, 12).getTime()
+    t.clock.freeze(now)
+    const { db, ledger } = t.app.emu
+    const friend = db.prepare("SELECT id FROM players WHERE phone = '13900139000'").pluck().get() as number
+    const post = (type: 'topup' | 'bet', amount: string, at: number) =>
+      immediate(db, () =>
+        ledger.post({ playerId: friend, currency: 'USDT', type, amountMicro: toMicro(amount), at }),
+      )
+    const pool = async () => (await get(prizePool.path, prizePool.data)).amount
+    post('topup', '5000', now - 1000)
+    post('bet', '-1000', now - 1000)
+    post('bet', '-700', now + 60_000)
+    expect(await pool()).toBe('8898.00')
+    post('bet', '-100', now)
+    expect(await pool()).toBe('8899.00')
+    t.clock.freeze(now + 60_000)
+    expect(await pool()).toBe('8906.00')
+    post('bet', '-200', now + 60_000)
+    expect(await pool()).toBe('8908.00')
+    t.clock.freeze(now)
+    expect(await pool()).toBe('8899.00')
+    t.clock.freeze(now + 60_000)
+    expect(await pool()).toBe('8908.00')
+    await t.app.emu.reset()
+    expect(await pool()).toBe('8888.00')
+  })
+
+  it('reads only the ledger rows added since the last call', async () => {
+    t = await createTestApp()
+    const plan = t.app.emu.db
+      .prepare<[{ after: number; now: number }], { detail: string }>(`EXPLAIN QUERY PLAN ${STAKES_SINCE}`)
+      .all({ after: 5, now: 0 })
+      .map((p) => p.detail)
+    expect(plan).toEqual(['SEARCH ledger USING INTEGER PRIMARY KEY (rowid>?)'])
   })
 })
