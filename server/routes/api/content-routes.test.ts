@@ -151,6 +151,17 @@ describe('activities and content pages', () => {
   })
 })
 
+/** Ledger postings for the seeded friend account, as the games and wallet write them. */
+function friendLedger(app: TestApp) {
+  const { db, ledger } = app.app.emu
+  const friend = db.prepare("SELECT id FROM players WHERE phone = '13900139000'").pluck().get() as number
+  const post = (type: 'topup' | 'bet', amount: string, at: number) =>
+    immediate(db, () =>
+      ledger.post({ playerId: friend, currency: 'USDT', type, amountMicro: toMicro(amount), at }),
+    )
+  return { db, friend, post }
+}
+
 describe('prize pool', () => {
   it('grows by its share of every stake and shows recent winners with masked names', async () => {
     t = await createTestApp()
@@ -159,13 +170,8 @@ describe('prize pool', () => {
     const before = await get(prizePool.path, prizePool.data)
     expect(before).toMatchObject({ amount: '8888.00', rate: '1.00%' })
 
-    const { db, ledger } = t.app.emu
-    const friend = db.prepare("SELECT id FROM players WHERE phone = '13900139000'").pluck().get() as number
     // Stakes are the ledger's bet rows; the bets table gives the winners.
-    const post = (type: 'topup' | 'bet', amount: string, at: number) =>
-      immediate(db, () =>
-        ledger.post({ playerId: friend, currency: 'USDT', type, amountMicro: toMicro(amount), at }),
-      )
+    const { db, friend, post } = friendLedger(t)
     post('topup', '5000', now - 120_000)
     post('bet', '-1000', now - 60_000)
     post('bet', '-250', now - 1000)
@@ -195,12 +201,7 @@ describe('prize pool', () => {
     t = await createTestApp()
     const now = new Date(2026, 2, 10, 12).getTime()
     t.clock.freeze(now)
-    const { db, ledger } = t.app.emu
-    const friend = db.prepare("SELECT id FROM players WHERE phone = '13900139000'").pluck().get() as number
-    const post = (type: 'topup' | 'bet', amount: string, at: number) =>
-      immediate(db, () =>
-        ledger.post({ playerId: friend, currency: 'USDT', type, amountMicro: toMicro(amount), at }),
-      )
+    const { post } = friendLedger(t)
     const pool = async () => (await get(prizePool.path, prizePool.data)).amount
     post('topup', '5000', now - 1000)
     post('bet', '-1000', now - 1000)
