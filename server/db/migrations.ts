@@ -344,6 +344,30 @@ export const MIGRATIONS: readonly Migration[] = [
     // the start of the table: the index on created_at only cost every stored key a page write.
     sql: `DROP INDEX idempotency_keys_created;`,
   },
+  {
+    id: 400,
+    name: 'time indexes in ascending order',
+    // SQLite walks an index backwards as cheaply as forwards, so "newest first" needs no descending
+    // index. In one, every new row sorts to the front of its player's range instead of its end, and
+    // the page splits there rewrite the neighbouring pages too: a ledger posting cost its two time
+    // indexes about three page writes per commit each, instead of under two.
+    sql: `
+      DROP INDEX ledger_player_time;
+      CREATE INDEX ledger_player_time ON ledger(player_id, created_at, id);
+      DROP INDEX ledger_player_type_time;
+      CREATE INDEX ledger_player_type_time ON ledger(player_id, type, created_at, id);
+      DROP INDEX bets_player_time;
+      CREATE INDEX bets_player_time ON bets(player_id, placed_at, id);
+      DROP INDEX deposits_player_time;
+      CREATE INDEX deposits_player_time ON deposits(player_id, created_at, id);
+      DROP INDEX withdrawals_player_time;
+      CREATE INDEX withdrawals_player_time ON withdrawals(player_id, created_at, id);
+      DROP INDEX game_draws_time;
+      CREATE INDEX game_draws_time ON game_draws(game, draw_at);
+      DROP INDEX game_transfers_player;
+      CREATE INDEX game_transfers_player ON game_transfers(player_id, id);
+    `,
+  },
 ]
 
 export function migrate(db: Db): number {
