@@ -22,22 +22,28 @@ const HOP_BY_HOP = new Set([
 
 type Headers = Record<string, string | string[] | undefined>
 
-/** The header names a Connection header lists: hop-by-hop too (RFC 9110 §7.6.1). */
-function connectionTokens(value: string | string[] | undefined): string[] {
-  if (value === undefined) return []
-  return [value]
-    .flat()
-    .flatMap((v) => v.split(','))
-    .map((t) => t.trim().toLowerCase())
-    .filter((t) => t.length > 0)
+/**
+ * The header names a Connection header lists, which are hop-by-hop too (RFC 9110 §7.6.1); null when
+ * it lists none beyond those always dropped (the usual "keep-alive" or "close").
+ */
+function listedByConnection(value: string | string[] | undefined): Set<string> | null {
+  if (value === undefined) return null
+  const text = (typeof value === 'string' ? value : value.join(',')).toLowerCase()
+  if (text === 'keep-alive' || text === 'close') return null
+  const names = new Set<string>()
+  for (const token of text.split(',')) {
+    const name = token.trim()
+    if (name.length > 0 && !HOP_BY_HOP.has(name)) names.add(name)
+  }
+  return names.size > 0 ? names : null
 }
 
 /** End-to-end headers only, with the rest kept as they came. */
 function endToEnd(headers: Headers): Headers {
-  const listed = connectionTokens(headers.connection)
+  const listed = listedByConnection(headers.connection)
   const out: Headers = {}
-  for (const name of Object.keys(headers)) {
-    if (HOP_BY_HOP.has(name) || (listed.length > 0 && listed.includes(name))) continue
+  for (const name in headers) {
+    if (HOP_BY_HOP.has(name) || listed?.has(name)) continue
     out[name] = headers[name]
   }
   return out
