@@ -42,16 +42,22 @@ export class InsufficientFundsError extends Error {
  */
 export class LedgerRepository {
   private readonly credit: Record<Currency, Statement<unknown[]>>
+  private readonly balanceOf: Record<Currency, Statement<[number], number>>
   private readonly insert: Statement<unknown[]>
 
   constructor(private readonly db: Db) {
+    // An update and a read: UPDATE … RETURNING costs more than the two.
     this.credit = {
       USDT: db.prepare(
-        'UPDATE players SET balance_micro = balance_micro + ? WHERE id = ? AND balance_micro + ? >= 0 RETURNING balance_micro',
+        'UPDATE players SET balance_micro = balance_micro + ? WHERE id = ? AND balance_micro + ? >= 0',
       ),
       TRX: db.prepare(
-        'UPDATE players SET trx_balance_micro = trx_balance_micro + ? WHERE id = ? AND trx_balance_micro + ? >= 0 RETURNING trx_balance_micro',
+        'UPDATE players SET trx_balance_micro = trx_balance_micro + ? WHERE id = ? AND trx_balance_micro + ? >= 0',
       ),
+    }
+    this.balanceOf = {
+      USDT: db.prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?').pluck(),
+      TRX: db.prepare<[number], number>('SELECT trx_balance_micro FROM players WHERE id = ?').pluck(),
     }
     this.insert = db.prepare(
       `INSERT INTO ledger (player_id, currency, type, amount_micro, balance_after_micro, ref, memo, created_at)
@@ -67,9 +73,8 @@ export class LedgerRepository {
     if (!this.db.inTransaction) throw new Error('ledger postings must run inside a transaction')
     // Before the write: whether it commits or rolls back, balances read before it are old news.
     bumpLedgerGeneration(this.db)
-    const row = this.credit[p.currency].pluck().get(p.amountMicro, p.playerId, p.amountMicro) as
-      | number
-      | undefined
+    const { changes } = this.credit[p.currency].run(p.amountMicro, p.playerId, p.amountMicro)
+    const row = changes === 1 ? this.balanceOf[p.currency].get(p.playerId) : undefined
     if (row === undefined)
       throw new InsufficientFundsError(`insufficient ${p.currency} for player ${p.playerId}`)
     const info = this.insert.run(
