@@ -7,6 +7,9 @@ export type Currency = 'USDT' | 'TRX'
 /** Why a balance moved: the contract's fund-flow types are the ledger's types. */
 export type LedgerType = FundFlowType
 
+/** The players column that holds each currency's balance. */
+const BALANCE_COLUMN: Record<Currency, string> = { USDT: 'balance_micro', TRX: 'trx_balance_micro' }
+
 export interface Posting {
   readonly playerId: number
   readonly currency: Currency
@@ -41,24 +44,20 @@ export class InsufficientFundsError extends Error {
  * InsufficientFundsError and the caller's transaction rolls back.
  */
 export class LedgerRepository {
-  private readonly credit: Record<Currency, Statement<unknown[]>>
+  private readonly credit: Record<Currency, Statement<[number, number, number]>>
   private readonly balanceOf: Record<Currency, Statement<[number], number>>
   private readonly insert: Statement<unknown[]>
 
   constructor(private readonly db: Db) {
-    // An update and a read: UPDATE … RETURNING costs more than the two.
-    this.credit = {
-      USDT: db.prepare(
-        'UPDATE players SET balance_micro = balance_micro + ? WHERE id = ? AND balance_micro + ? >= 0',
-      ),
-      TRX: db.prepare(
-        'UPDATE players SET trx_balance_micro = trx_balance_micro + ? WHERE id = ? AND trx_balance_micro + ? >= 0',
-      ),
-    }
-    this.balanceOf = {
-      USDT: db.prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?').pluck(),
-      TRX: db.prepare<[number], number>('SELECT trx_balance_micro FROM players WHERE id = ?').pluck(),
-    }
+    // Per currency, an update and a read: UPDATE … RETURNING costs more than the two.
+    const update = (column: string) =>
+      db.prepare<[number, number, number]>(
+        `UPDATE players SET ${column} = ${column} + ? WHERE id = ? AND ${column} + ? >= 0`,
+      )
+    const read = (column: string) =>
+      db.prepare<[number], number>(`SELECT ${column} FROM players WHERE id = ?`).pluck()
+    this.credit = { USDT: update(BALANCE_COLUMN.USDT), TRX: update(BALANCE_COLUMN.TRX) }
+    this.balanceOf = { USDT: read(BALANCE_COLUMN.USDT), TRX: read(BALANCE_COLUMN.TRX) }
     this.insert = db.prepare(
       `INSERT INTO ledger (player_id, currency, type, amount_micro, balance_after_micro, ref, memo, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
