@@ -63,7 +63,7 @@ test('a bet is placed, drawn, paid, listed and verified in the browser', async (
   await page.getByRole('button', { name: /投注 1 注，共 10\.00/ }).click()
   const sheet = page.locator('.games-confirm')
   await expect(sheet).toContainText(`第 ${round.round_id} 期`)
-  await expect(sheet).toContainText('赔率 1.95 · 可赢 19.50')
+  await expect(sheet).toContainText('赔率 1.96 · 可赢 19.60')
   await sheet.getByRole('button', { name: '确认投注' }).click()
   await expect(page.locator('.games-slip__balance')).toHaveText(/^余额\s*90\.00\s*USDT$/)
   await expect(page.getByTestId('my-bet-status')).toHaveText('待开奖')

@@ -74,7 +74,7 @@ export async function verifySteps(proof: Proof, hasher: AsyncHasher): Promise<Ve
       ),
     })
   }
-  const outcome = drawOutcome(result.game, hash, result.height, floats)
+  const outcome = drawOutcome(result.game, hash, floats)
   steps.push({
     title: '开奖结果',
     detail: `${outcome.numbers.join(', ')}（服务器：${result.numbers.join(', ')}）`,
