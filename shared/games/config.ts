@@ -57,7 +57,7 @@ const limits = z.strictObject({
 
 const base = {
   name: z.string().min(1),
-  /** Bets close this long before the draw block (game-rules §2). */
+  /** Bets close this long before the draw block (docs/game-rules.md, "Rounds"). */
   seal_ms: z.number().int().min(0),
   limits,
   /** The house edge every bet type of the game is priced at. */
@@ -84,7 +84,7 @@ export const gamesConfigSchema = z.strictObject({
     shishicai: z.strictObject(base),
     saiche: z.strictObject(base),
   }),
-  /** Transfer betting (game-rules §7): the game it plays and one receiving address per kind. */
+  /** Transfer betting (docs/game-rules.md, "Transfer bets"): the game it plays and one receiving address per kind. */
   transfer: z.strictObject({
     game: z.literal('qukuai'),
     addresses: z.strictObject({

@@ -1,4 +1,4 @@
-/** Reading a block hash (game-rules §3). */
+/** Reading a block hash (docs/game-rules.md, "Reading a hash"). */
 
 const isDigit = (ch: string): boolean => ch >= '0' && ch <= '9'
 

@@ -14,7 +14,7 @@ export interface Outcome {
 
 export type BetResult = 'won' | 'lost' | 'draw'
 
-/** Floats of lottery bytes each game's draw needs (game-rules §1, §4). */
+/** Floats of lottery bytes each game's draw needs (docs/game-rules.md, "The chain" and "The games"). */
 export const FLOATS_NEEDED: Record<GameCode, number> = {
   qukuai: 0,
   hassize: 0,

@@ -1,7 +1,7 @@
 import type { GameCode, GamesConfig } from './config'
 
 /**
- * Rounds (game-rules §2). Block game: one round per block, numbered by the height. Hash size:
+ * Rounds (docs/game-rules.md, "Rounds"). Block game: one round per block, numbered by the height. Hash size:
  * heights divisible by `draw_every_blocks`, numbered by the height. Lottery games: one draw a
  * minute on the first such height at or after the minute's end, numbered YYYYMMDD + 4-digit
  * sequence in local time (`utc_offset_minutes`). A block of height h comes at h × block_ms.

@@ -16,7 +16,7 @@ const CHECKPOINT_EVERY = 1000
 const SEGMENTS_CACHED = 16
 
 /**
- * The committed chain c(i+1) = sha256(hex(c(i))), i = 0…N (game-rules §1). Made once (N hashes),
+ * The committed chain c(i+1) = sha256(hex(c(i))), i = 0…N (docs/game-rules.md, "The chain"). Made once (N hashes),
  * then kept as its seed, its terminal hash and every 1000th link, so finding any key walks at most
  * 999 hashes; the links of recently used segments are cached, since blocks go through them in order.
  */
