@@ -71,8 +71,6 @@ export const gamesConfigSchema = z.strictObject({
   block_ms: z.number().int().positive(),
   /** Minute games draw on heights divisible by this. */
   draw_every_blocks: z.number().int().positive(),
-  /** The "local" time of lottery issue numbers, in minutes east of UTC (480 = UTC+8). */
-  utc_offset_minutes: z.number().int().min(-720).max(840),
   games: z.strictObject({
     qukuai: z.strictObject(base),
     hassize: z.strictObject(base),

@@ -1,5 +1,14 @@
 import QRCode from 'qrcode'
 import type { z } from 'zod'
+import {
+  addDays,
+  type DayKey,
+  dayOf,
+  dayRange,
+  daysBetween,
+  isDay,
+  startOfDay,
+} from '../../../shared/business-day'
 import type {
   agentInfo,
   agentRebateConfig,
@@ -16,7 +25,6 @@ import type { AccountService } from '../account/account-service'
 import type { EmuClock } from '../clock'
 import type { LedgerRepository } from '../ledger/ledger-repository'
 import type { AgentSettings } from './agent-fixtures'
-import { addDays, type DayKey, dayOf, dayRange, daysBetween, isDay, startOfDay } from './days'
 import { commissionFor, formatRate, rebateFor } from './rebate'
 import { AlreadyClaimedError, type ClaimDayRow, RebateRepository } from './rebate-repository'
 import { type MemberTurnoverRow, TeamRepository } from './team-repository'

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { z } from 'zod'
+import { dayRange, startOfDay } from '../../../shared/business-day'
 import type {
   betItemSchema,
   commitmentSchema,
@@ -74,7 +75,6 @@ export const GAME_MSG = {
 /** Rounds without bets older than this many per game are not recorded when the clock jumps far ahead. */
 const RECENT_ROUNDS = 1000
 const MAX_ADDRESSES = 10
-const DAY = 86_400_000
 
 const KIND_RULE: Record<TransferKind, string> = {
   big_small: '金额个位数 0–4 为小，5–9 为大',
@@ -526,14 +526,13 @@ export class GameService {
     pageSize: number,
   ) {
     this.catchUp(this.clock.now())
-    const localDay = (d: string) => Date.parse(`${d}T00:00:00Z`) - this.config.utc_offset_minutes * 60_000
     const r = this.repo.history(
       {
         playerId,
         game: q.game,
         status: q.status,
-        from: q.date_from ? localDay(q.date_from) : undefined,
-        to: q.date_to ? localDay(q.date_to) + DAY : undefined,
+        from: q.date_from ? startOfDay(q.date_from) : undefined,
+        to: q.date_to ? dayRange(q.date_to).end : undefined,
       },
       pageSize,
       (page - 1) * pageSize,
