@@ -32,3 +32,11 @@ export function formatMicro(micro: number, places = 2): string {
   const text = places > 0 ? `${whole}.${frac}` : String(whole)
   return negative && abs > 0 ? `-${text}` : text
 }
+
+/**
+ * The wire format of every amount: all the places it has, trailing zeros trimmed down to at
+ * least 2 ("12.50", "78.875", "0.158333", "-3.00"), so nothing is hidden and nothing is rounded.
+ */
+export function formatAmount(micro: number): string {
+  return formatMicro(micro, MICRO_DECIMALS).replace(/(\.\d\d\d*?)0+$/, '$1')
+}

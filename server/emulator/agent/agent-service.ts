@@ -17,7 +17,7 @@ import type {
 } from '../../../shared/contract/agent'
 import type { rebateClaimSchema, rebateDaySchema, rebateSummary } from '../../../shared/contract/content'
 import type { DataOf } from '../../../shared/contract/endpoint'
-import { formatMicro } from '../../../shared/money'
+import { formatAmount } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
 import { fail } from '../../http/api-error'
 import { maskPhone } from '../account/account-repository'
@@ -40,7 +40,7 @@ export const AGENT_MSG = {
 export const MAX_RANGE_DAYS = 31
 const DEFAULT_RANGE_DAYS = 7
 
-const money = (micro: number) => formatMicro(micro)
+const money = (micro: number) => formatAmount(micro)
 
 interface Page {
   readonly page?: number | undefined

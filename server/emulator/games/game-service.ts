@@ -37,7 +37,7 @@ import {
   roundsDrawnIn,
 } from '../../../shared/games/rounds'
 import { TRANSFER_KINDS, type TransferKind, transferSide } from '../../../shared/games/transfer'
-import { formatMicro, toMicro } from '../../../shared/money'
+import { formatAmount, toMicro } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
 import { ApiError, fail, invalidInput, notFound } from '../../http/api-error'
 import type { EmuClock } from '../clock'
@@ -269,8 +269,8 @@ export class GameService {
       kind: isLottery(game) ? 'lottery' : 'hash',
       round_ms: nextRound(first, this.config).drawAt - first.drawAt,
       seal_ms: g.seal_ms,
-      min_stake: formatMicro(toMicro(g.limits.min_stake)),
-      max_stake: formatMicro(toMicro(g.limits.max_stake)),
+      min_stake: formatAmount(toMicro(g.limits.min_stake)),
+      max_stake: formatAmount(toMicro(g.limits.max_stake)),
     }
   }
 
@@ -471,7 +471,7 @@ export class GameService {
     return {
       round_id: roundId,
       bets: ids.placed.map((bet) => this.betOut(bet)),
-      balance: formatMicro(ids.balance),
+      balance: formatAmount(ids.balance),
     }
   }
 
@@ -503,10 +503,10 @@ export class GameService {
       height: b.height,
       bet_type: b.bet_type,
       label: this.types.get(game)?.get(b.bet_type)?.label ?? b.bet_type,
-      stake: formatMicro(b.stake_micro, 6),
+      stake: formatAmount(b.stake_micro),
       odds: b.odds,
       status: b.status,
-      payout: formatMicro(b.payout_micro, 6),
+      payout: formatAmount(b.payout_micro),
       source: b.source,
       placed_at: b.placed_at,
       draw_at: b.draw_at,
@@ -543,7 +543,7 @@ export class GameService {
       page_size: pageSize,
       total: r.total,
       has_more: page * pageSize < r.total,
-      summary: { stake: formatMicro(r.stake, 6), payout: formatMicro(r.payout, 6) },
+      summary: { stake: formatAmount(r.stake), payout: formatAmount(r.payout) },
     }
   }
 
@@ -726,7 +726,7 @@ export class GameService {
       from_address: t.from_address,
       to_address: t.to_address,
       kind: transferKind(t.kind),
-      amount: formatMicro(t.amount_micro, 6),
+      amount: formatAmount(t.amount_micro),
       status: t.status,
       reason: t.reason,
       height: t.height,

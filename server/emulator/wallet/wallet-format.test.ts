@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { exchangeQuoteMicro } from '../../../shared/contract/wallet'
-import { toMicro } from '../../../shared/money'
+import { formatAmount, toMicro } from '../../../shared/money'
 import { isTronAddress } from '../../../shared/tron'
 import { depositAddressFor } from './deposit-service'
-import { formatAmount, formatWait, orderNo } from './wallet-format'
+import { formatWait, orderNo } from './wallet-format'
 
 describe('wallet formatting', () => {
   it('shows amounts with 2 to 6 places, never rounding up', () => {

@@ -1,12 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import { BUSINESS_UTC_OFFSET_MS } from '../../../shared/business-day'
-import { formatMicro } from '../../../shared/money'
-
-/** An amount with at least 2 and at most 6 places: "12.50", "0.158333", "-3.00". */
-export function formatAmount(micro: number): string {
-  const full = formatMicro(micro, 6)
-  return full.replace(/(\.\d\d\d*?)0+$/, '$1')
-}
 
 /** An order number: prefix, the CST time to the second and 6 random digits, e.g. D20261122153045123456. */
 export function orderNo(prefix: string, at: number): string {

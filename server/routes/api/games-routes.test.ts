@@ -129,7 +129,7 @@ describe('games API', () => {
     })
     expect(again.data.bets[0]).toMatchObject({
       bet_type: 'big',
-      stake: '15.000000',
+      stake: '15.00',
       odds: '1.96',
       status: 'pending',
       label: '大',
@@ -207,7 +207,7 @@ describe('games API', () => {
     const sum = r.numbers.reduce((a: number, b: number) => a + b, 0)
     const big = settled.find((b: { bet_type: string }) => b.bet_type === 'big')
     expect(big.status).toBe(sum >= 11 ? 'won' : 'lost')
-    expect(big.payout).toBe(sum >= 11 ? '29.250000' : '0.000000')
+    expect(big.payout).toBe(sum >= 11 ? '29.40' : '0.00')
 
     const v = (await get(`/api/games/verify?game=kuaisan&round_id=${round.round_id}`)).data
     // Recompute as the verify page does: key → block hash → floats → dice; key → terminal.
@@ -274,8 +274,8 @@ describe('games API', () => {
     expect(ok.data).toMatchObject({
       kind: 'big_small',
       status: 'bet',
-      amount: '17.000000',
-      bet: { bet_type: 'big', source: 'transfer', stake: '17.000000' },
+      amount: '17.00',
+      bet: { bet_type: 'big', source: 'transfer', stake: '17.00' },
     })
     expect(await balance()).toBe(before)
     const bad = await t.app.inject({
