@@ -73,10 +73,7 @@ export async function buildApp(
     done(null, payload)
   })
 
-  await app.register(security, {
-    frameHosts: config.THIRD_PARTY_ORIGINS,
-    passThroughApi: config.MODE === 'proxy',
-  })
+  await app.register(security, { frameHosts: config.THIRD_PARTY_ORIGINS })
   await app.register(faultLayerPlugin, { clock })
   // Both modes; its static path wins over the upstream proxy's /api/* wildcard.
   await app.register(imageProxyRoutes, { config })

@@ -54,7 +54,8 @@ describe('endpoints that need a session', () => {
 
   for (const endpoint of AUTHED) {
     it(`${endpoint.method} ${endpoint.path} answers session-lost before reading an invalid body or query`, async () => {
-      for (const headers of [{}, { token: 'not-a-live-token' }]) {
+      const calls: Record<string, string>[] = [{}, { token: 'not-a-live-token' }]
+      for (const headers of calls) {
         const res = await t.app.inject(badRequest(endpoint, headers))
         expect(res.json(), JSON.stringify(headers)).toEqual(SESSION_LOST)
       }

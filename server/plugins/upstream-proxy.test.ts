@@ -5,6 +5,7 @@ import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { buildApp } from '../app'
 import { testConfig } from '../config'
+import { API_HEADERS } from './security'
 
 /**
  * Proxy mode against a real upstream: a second server in emulator mode on another port, with the
@@ -102,7 +103,8 @@ describe('proxy mode', () => {
       const direct = await call(upstreamUrl, path, init)
       const proxied = await call(proxyUrl, path, init)
       expect(proxied, path).toEqual(direct)
-      expect(proxied.status, path).toBeGreaterThanOrEqual(400)
+      // A refusal: a 4xx, or the session-lost envelope (200, as the upstream sends it).
+      expect(JSON.parse(proxied.text).code, path).not.toBe(CODE.ok)
     }
   })
 
@@ -122,9 +124,12 @@ describe('proxy mode, edge cases', () => {
   let edgeProxy: FastifyInstance
   let edgeProxyUrl: string
   let upstreamStreamClosed = false
+  /** Every request the upstream received, by URL. */
+  const upstreamHits: string[] = []
 
   beforeAll(async () => {
     edge = createServer((req, res) => {
+      upstreamHits.push(req.url ?? '')
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
@@ -152,6 +157,7 @@ describe('proxy mode, edge cases', () => {
           })
           res.writeHead(201, {
             'content-type': 'application/json',
+            'cache-control': 'public, max-age=600',
             'x-upstream': 'yes',
             'x-private-hop': 'dropped',
             connection: 'keep-alive, x-private-hop',
@@ -234,6 +240,43 @@ describe('proxy mode, edge cases', () => {
     expect(seen.headers['content-length']).toBe(String(Buffer.byteLength('你好 text')))
   })
 
+  it('refuses cross-site writes before forwarding them', async () => {
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }]) {
+      const before = upstreamHits.length
+      const res = await raw('/api/sms/send', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: 'phone=13700000000&purpose=register',
+      })
+      expect(res.status).toBe(403)
+      expect(JSON.parse(res.body.toString())).toEqual({
+        code: CODE.crossSite,
+        msg: SERVER_MSG.crossSite,
+        data: null,
+      })
+      expect(upstreamHits.length).toBe(before)
+    }
+    const sameSite = await raw('/api/sms/send', {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'text/plain' },
+      body: 'x',
+    })
+    expect(sameSite.status).toBe(201)
+  })
+
+  it('sends every /api answer, its own refusals included, with the API security headers and no-store', async () => {
+    const upstreamAnswer = await raw('/api/echo')
+    const tooLarge = await raw('/api/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'content-length': String(2 * 1024 * 1024) },
+    })
+    const crossSite = await raw('/api/echo', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } })
+    expect([upstreamAnswer.status, tooLarge.status, crossSite.status]).toEqual([201, 413, 403])
+    for (const res of [upstreamAnswer, tooLarge, crossSite]) {
+      for (const [name, value] of Object.entries(API_HEADERS)) expect(res.headers[name], name).toBe(value)
+    }
+  })
+
   it('stops reading the upstream when the client leaves mid-answer', async () => {
     const controller = new AbortController()
     const res = await fetch(`${edgeProxyUrl}/api/endless`, { signal: controller.signal })
@@ -258,6 +301,8 @@ describe('proxy mode, edge cases', () => {
       const res = await down.inject({ method: 'GET', url: '/api/api2/announcement' })
       expect(res.statusCode).toBe(502)
       expect(res.json()).toEqual({ code: CODE.internal, msg: SERVER_MSG.internal, data: null })
+      expect(res.headers['cache-control']).toBe('no-store')
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
     } finally {
       await down.close()
     }

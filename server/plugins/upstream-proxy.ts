@@ -6,6 +6,7 @@ import { type Dispatcher, Pool } from 'undici'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { failure } from '../http/envelope'
+import { API_HEADERS } from './security'
 
 /** Upstream answers up to this size are read whole and sent in one write; larger ones stream through. */
 const WHOLE_BODY_LIMIT = 64 * 1024
@@ -99,7 +100,8 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
       return
     }
     this.status = statusCode
-    this.headers = endToEnd(headers)
+    // The upstream's own cache and security headers give way to those of every API answer.
+    this.headers = Object.assign(endToEnd(headers), API_HEADERS)
     const length = Number(headers['content-length'])
     if (length >= 0 && length <= WHOLE_BODY_LIMIT) {
       this.chunks = []
