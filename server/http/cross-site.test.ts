@@ -11,14 +11,17 @@ afterAll(() => t.close())
 
 const REFUSED = { code: CODE.crossSite, msg: SERVER_MSG.crossSite, data: null }
 
+const definedOnly = (headers: Readonly<Record<string, string | undefined>>) =>
+  Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined))
+
 let phoneSeq = 13_700_000_000
 /** An SMS request for a fresh phone, sent as an HTML form would send it, with these extra headers. */
-async function sendSms(headers: Record<string, string>) {
+async function sendSms(headers: Readonly<Record<string, string | undefined>>) {
   const phone = String(phoneSeq++)
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/sms/send',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...definedOnly(headers) },
     payload: `phone=${phone}&purpose=register`,
   })
   const codes = await t.app.inject({ url: `/__emu/sms?phone=${phone}` })
