@@ -241,7 +241,11 @@ describe('proxy mode, edge cases', () => {
   })
 
   it('refuses cross-site writes before forwarding them', async () => {
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }]) {
+    const crossSite: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+    ]
+    for (const headers of crossSite) {
       const before = upstreamHits.length
       const res = await raw('/api/sms/send', {
         method: 'POST',
