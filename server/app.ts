@@ -7,6 +7,7 @@ import { installErrorHandler } from './http/error-handler'
 import { lazyChildLoggerFactory, RequestLogController } from './http/lazy-logger'
 import { zodValidatorCompiler } from './http/validation'
 import { apiDocs } from './plugins/api-docs'
+import { emuLoopbackOnly } from './plugins/emu-loopback'
 import { emulatorPlugin } from './plugins/emulator-plugin'
 import { faultLayerPlugin } from './plugins/fault-layer-plugin'
 import { security } from './plugins/security'
@@ -98,6 +99,8 @@ export async function buildApp(
   }
 
   if (config.MODE === 'emulator' || config.EMU_ADMIN_TOKEN) {
+    // With a token, the token guards /__emu (see the fault layer); without one, only this machine may call it.
+    if (!config.EMU_ADMIN_TOKEN) await app.register(emuLoopbackOnly)
     await app.register(controlRoutes, { prefix: '/__emu', config, clock })
     if (config.MODE === 'emulator') await app.register(gamesControlRoutes, { prefix: '/__emu', config })
     if (config.MODE === 'emulator') await app.register(walletControlRoutes, { prefix: '/__emu', config })
