@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import type { Config } from './config'
+import type { Config, TrustProxy } from './config'
 import { EmuClock } from './emulator/clock'
 import { installErrorHandler } from './http/error-handler'
 import { lazyChildLoggerFactory, RequestLogController } from './http/lazy-logger'
@@ -38,6 +38,19 @@ const REDACT = [
   '*.token',
 ]
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count trusts that many hops nearest this server whoever
+ * they are (Fastify 5 itself no longer reads a number), so it fits only a server that nothing reaches
+ * except through its proxies; an address list also checks who the hops are.
+ */
+export function trustProxyOption(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust
+  if (trust === 0) return false
+  return (_address, hop) => hop < trust
+}
+
 /** Builds the whole server without listening; tests call `inject` on it, main.ts listens. */
 export async function buildApp(
   config: Config,
@@ -54,7 +67,7 @@ export async function buildApp(
     childLoggerFactory: lazyChildLoggerFactory,
     logController: new RequestLogController(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     return503OnClosing: true,
     requestTimeout: 0,
     routerOptions: { ignoreTrailingSlash: true },

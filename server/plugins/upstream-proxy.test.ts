@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from 'node:http'
-import type { FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
@@ -310,5 +310,99 @@ describe('proxy mode, edge cases', () => {
     } finally {
       await down.close()
     }
+  })
+})
+
+/**
+ * What the upstream learns about the client, seen by a logging upstream (a Fastify server on
+ * loopback that answers with the headers it received).
+ */
+describe('proxy mode, client addresses and claims', () => {
+  let logger: FastifyInstance
+  let loggerUrl: string
+  const proxies: FastifyInstance[] = []
+
+  beforeAll(async () => {
+    logger = Fastify()
+    logger.all('/api/*', async (request, reply) => {
+      reply.header('proxy-authenticate', 'Basic realm="upstream"')
+      return { headers: request.headers }
+    })
+    loggerUrl = await listen(logger)
+  })
+  afterAll(async () => {
+    for (const p of proxies) await p.close()
+    await logger.close()
+  })
+
+  async function proxyWith(env: Record<string, string>) {
+    const app = await buildApp(testConfig({ MODE: 'proxy', UPSTREAM_URL: loggerUrl, ...env }))
+    proxies.push(app)
+    return listen(app)
+  }
+
+  /** What the upstream saw for one call through `base`, and the headers the client got back. */
+  async function seen(base: string, headers: Record<string, string>) {
+    const res = await fetch(`${base}/api/echo`, { headers })
+    const body = (await res.json()) as { headers: Record<string, string> }
+    return { upstream: body.headers, answer: res.headers }
+  }
+
+  const CLAIMS = {
+    'x-forwarded-for': '6.6.6.6, 7.7.7.7',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-host': 'evil.example',
+    'x-forwarded-port': '443',
+    'x-real-ip': '6.6.6.6',
+    forwarded: 'for=6.6.6.6;proto=https',
+    'proxy-authorization': 'Basic c2VjcmV0OnNlY3JldA==',
+    'x-emu-scope': 'tester-1',
+    'x-emu-admin-token': 'not-for-upstream-0000',
+    'x-emu-anything': '1',
+    token: 'player-token',
+  }
+
+  it('with TRUST_PROXY off, replaces every client claim with what the socket shows', async () => {
+    const base = await proxyWith({})
+    const { upstream, answer } = await seen(base, CLAIMS)
+    expect(upstream['x-forwarded-for']).toBe('127.0.0.1')
+    expect(upstream['x-forwarded-proto']).toBe('http')
+    expect(upstream['x-forwarded-host']).toBe(new URL(base).host)
+    expect(upstream.host).toBe(new URL(loggerUrl).host)
+    for (const name of [
+      'x-forwarded-port',
+      'x-real-ip',
+      'forwarded',
+      'proxy-authorization',
+      'x-emu-scope',
+      'x-emu-admin-token',
+      'x-emu-anything',
+    ]) {
+      expect(upstream[name], name).toBeUndefined()
+    }
+    expect(upstream.token).toBe('player-token')
+    expect(answer.get('proxy-authenticate')).toBeNull()
+  })
+
+  it('with trusted proxies in front, passes on the chain they vouch for and nothing before it', async () => {
+    for (const trust of ['127.0.0.1', 'loopback', '1']) {
+      const base = await proxyWith({ TRUST_PROXY: trust })
+      const { upstream } = await seen(base, CLAIMS)
+      // 7.7.7.7 is the address the trusted proxy (127.0.0.1) saw; 6.6.6.6 is only its client's claim.
+      expect(upstream['x-forwarded-for'], trust).toBe('7.7.7.7, 127.0.0.1')
+      expect(upstream['x-forwarded-proto']).toBe('https')
+      expect(upstream['x-forwarded-host']).toBe('evil.example')
+      expect(upstream['x-real-ip']).toBeUndefined()
+      expect(upstream.forwarded).toBeUndefined()
+      expect(upstream['x-emu-scope']).toBeUndefined()
+    }
+  })
+
+  it('ignores forwarding headers from a peer it does not trust', async () => {
+    const base = await proxyWith({ TRUST_PROXY: '10.0.0.0/8' })
+    const { upstream } = await seen(base, CLAIMS)
+    expect(upstream['x-forwarded-for']).toBe('127.0.0.1')
+    expect(upstream['x-forwarded-proto']).toBe('http')
+    expect(upstream['x-forwarded-host']).toBe(new URL(base).host)
   })
 })
