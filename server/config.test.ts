@@ -40,4 +40,11 @@ describe('configuration from the environment', () => {
       expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/)
     }
   })
+
+  it('takes PUBLIC_URL as given, else http://localhost:<PORT>', () => {
+    expect(loadConfig({}).PUBLIC_URL).toBe('http://localhost:3000')
+    expect(loadConfig({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080')
+    expect(loadConfig({ PUBLIC_URL: 'https://play.example.com' }).PUBLIC_URL).toBe('https://play.example.com')
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/PUBLIC_URL/)
+  })
 })

@@ -109,7 +109,10 @@ const envSchema = z
         }
         return origins
       }),
-    /** The site's public origin (https://example.com) for invite links; else the request's own. */
+    /**
+     * The site's public origin (https://example.com), for the links the server writes (invite links).
+     * Unset: http://localhost:<PORT>, right for a local run only. The request's Host is never used.
+     */
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   })
   .superRefine((env, ctx) => {
@@ -117,6 +120,7 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['UPSTREAM_URL'], message: 'is required when MODE=proxy' })
     }
   })
+  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` }))
 
 export type Config = z.infer<typeof envSchema>
 
