@@ -3,8 +3,9 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config, TrustProxy } from './config'
 import { EmuClock } from './emulator/clock'
-import { installErrorHandler } from './http/error-handler'
+import { clientErrorHandler, installErrorHandler } from './http/error-handler'
 import { lazyChildLoggerFactory, RequestLogController } from './http/lazy-logger'
+import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
 import { apiDocs } from './plugins/api-docs'
 import { emuLoopbackOnly } from './plugins/emu-loopback'
@@ -69,12 +70,14 @@ export async function buildApp(
     bodyLimit: config.BODY_LIMIT,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     return503OnClosing: true,
+    clientErrorHandler,
     requestTimeout: 0,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>()
 
   app.setValidatorCompiler(zodValidatorCompiler)
   installErrorHandler(app)
+  const methodsOf = collectRouteMethods(app)
 
   // Graceful shutdown: requests in flight finish, and their keep-alive connections close after
   // the answer instead of holding the shutdown open.
@@ -120,6 +123,6 @@ export async function buildApp(
   }
 
   await app.register(apiDocs)
-  await app.register(staticClient, { dist: config.CLIENT_DIST })
+  await app.register(staticClient, { dist: config.CLIENT_DIST, methodsOf })
   return app
 }
