@@ -59,7 +59,11 @@ function ResultsHistory({ game }: { game: GameCode }) {
                   </div>
                 </>
               }
-              extra={<Link to={verifyPath(game, d.round_id)}>验证</Link>}
+              extra={
+                <Link className="games-tap" to={verifyPath(game, d.round_id)}>
+                  验证
+                </Link>
+              }
             >
               第 {d.round_id} 期 <DrawNumbers draw={d} />
             </List.Item>

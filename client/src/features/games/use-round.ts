@@ -6,6 +6,13 @@ import { callApi } from '../../lib/http'
 import { clockOffset, msLeft, nextPollMs } from './countdown'
 
 export type Round = DataOf<typeof currentRound>
+export type RoundRef = Round['next']
+
+/** Where a bet placed now goes: the current round while it is open, else the next one. */
+export interface BetTarget {
+  round: RoundRef
+  msToSeal: number
+}
 
 export interface RoundView {
   round: Round | null
@@ -14,6 +21,8 @@ export interface RoundView {
   msToSeal: number
   msToDraw: number
   sealed: boolean
+  /** Null for the moment between the next round's sealing and the next fetch. */
+  target: BetTarget | null
   refresh: () => Promise<void>
 }
 
@@ -88,12 +97,21 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
     if (reachedDraw) void fetchRound()
   }, [reachedDraw, fetchRound])
 
+  const sealed = round !== null && (round.state !== 'OPEN' || msToSeal === 0)
   return {
     round,
     offset,
     msToSeal,
     msToDraw,
-    sealed: round !== null && (round.state !== 'OPEN' || msToSeal === 0),
+    sealed,
+    target: round ? betTarget(round, sealed, now, offset) : null,
     refresh: fetchRound,
   }
+}
+
+/** The round a bet placed at device time `now` goes to, and how long it stays open. */
+export function betTarget(round: Round, sealed: boolean, now: number, offset: number): BetTarget | null {
+  const candidate: RoundRef = sealed ? round.next : round
+  const msToSeal = msLeft(candidate.seal_at, now, offset)
+  return msToSeal > 0 ? { round: candidate, msToSeal } : null
 }
