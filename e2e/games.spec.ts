@@ -361,6 +361,37 @@ test('pulling down the bet history shows a bet placed since it opened', async ({
   await expect(page.getByTestId('bet-row')).toContainText(`第 ${target} 期`)
 })
 
+test('the rules page shows each bet type with the odds, win chance and edge the server computed', async ({
+  page,
+  scope,
+}) => {
+  interface FullRules {
+    bet_types: {
+      bet_type: string
+      odds: string
+      win_probability: number
+      refund_probability: number
+      house_edge: number
+    }[]
+  }
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`
+  for (const game of ['qukuai', 'saiche']) {
+    const rules = await call<FullRules>('GET', `/api/games/rules?game=${game}`, scope)
+    await page.goto(`/games/${game}/rules`)
+    const rows = page.getByTestId('rule-row')
+    await expect(rows).toHaveCount(rules.bet_types.length)
+    for (const t of rules.bet_types) {
+      const row = page.locator(`[data-testid="rule-row"][data-bet-type="${t.bet_type}"]`)
+      await expect(row).toContainText(`赔率 ${t.odds}`)
+      await expect(row).toContainText(`中奖概率 ${pct(t.win_probability)}`)
+      await expect(row).toContainText(`庄家优势 ${pct(t.house_edge)}`)
+      if (t.refund_probability > 0) await expect(row).toContainText(`退款概率 ${pct(t.refund_probability)}`)
+    }
+    const first = rules.bet_types[0]
+    await expect(page.getByTestId('odds-example')).toContainText(`按赔率 ${first?.odds} 中奖`)
+  }
+})
+
 test('binds a bet address and sends a transfer bet that is settled at its block', async ({ page, scope }) => {
   test.setTimeout(60_000)
   const player = await registerPlayer()
