@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { STORAGE_KEY } from '../shared/storage-keys'
 import { baseUrl, registerPlayer, scopeHeader } from './support/emu'
 import { expect, openLoggedIn, test } from './support/test'
@@ -245,30 +246,45 @@ test('the bet bar stays on screen with both countdowns while the longest game pa
   await expect(page.locator('[data-bet-type="p2_small"]')).toBeEnabled()
 })
 
+/** Visible buttons, links and inputs of the page body and the nav bar's links smaller than 44 × 44. */
+function smallControls(page: Page) {
+  return page
+    .locator('.page-shell__body :is(button, a, input, [role="tab"], .adm-selector-item), .games-nav-links a')
+    .evaluateAll((els) =>
+      els
+        .filter((el) => el.getClientRects().length > 0)
+        .map((el) => {
+          const target = el.tagName === 'INPUT' ? (el.closest('.adm-input') ?? el) : el
+          const r = target.getBoundingClientRect()
+          const what = `${el.tagName} ${(el.textContent ?? '').trim().slice(0, 12)}`
+          return { what, w: Math.round(r.width), h: Math.round(r.height) }
+        })
+        .filter((b) => b.w < 44 || b.h < 44),
+    )
+}
+
 test('every control on the game pages is at least 44 × 44 px', async ({ page }) => {
-  test.setTimeout(60_000)
+  test.setTimeout(90_000)
   await page.setViewportSize({ width: 320, height: 700 })
   for (const game of ['qukuai', 'hassize', 'kuaisan', 'shishicai', 'saiche']) {
     await page.goto(`/games/${game}`)
     await expect(page.locator('[data-bet-type]').first()).toBeVisible()
     await expect(page.getByTestId('commitment')).toBeVisible()
-    const small = await page
-      .locator('.page-shell__body :is(button, a, input), .games-nav-links a')
-      .evaluateAll((els) =>
-        els
-          .filter((el) => el.getClientRects().length > 0)
-          .map((el) => {
-            const target = el.tagName === 'INPUT' ? (el.closest('.adm-input') ?? el) : el
-            const r = target.getBoundingClientRect()
-            return {
-              what: `${el.tagName} ${(el.textContent ?? '').trim().slice(0, 12)}`,
-              w: r.width,
-              h: r.height,
-            }
-          })
-          .filter((b) => b.w < 44 || b.h < 44),
-      )
-    expect(small, `controls smaller than 44 px on ${game}`).toEqual([])
+    // The block game draws every few seconds: its list has 验证 links to measure.
+    if (game === 'qukuai')
+      await expect(page.getByTestId('latest-results').locator('a').first()).toBeVisible({ timeout: 15_000 })
+    expect(await smallControls(page), `controls smaller than 44 px on ${game}`).toEqual([])
+  }
+  // Each page with what it shows once loaded.
+  const pages: [string, string][] = [
+    ['/games/zoushi', '[role="tab"]'],
+    ['/games/qukuai/history', '.page-shell__body a'],
+    ['/games/kuaisan/rules', '[data-testid="rule-row"]'],
+  ]
+  for (const [path, loaded] of pages) {
+    await page.goto(path)
+    await expect(page.locator(loaded).first()).toBeVisible({ timeout: 15_000 })
+    expect(await smallControls(page), `controls smaller than 44 px on ${path}`).toEqual([])
   }
 })
 

@@ -17,7 +17,7 @@ export const LABEL_WORDS: Record<string, string> = {
 
 export const labelWord = (label: string): string => LABEL_WORDS[label] ?? label
 
-/** What each drawn number is, in the order the server lists them (game-rules §4). */
+/** What each drawn number is, in the order the server lists them. */
 const BALL_NAMES: Record<GameCode, readonly string[]> = {
   qukuai: ['哈希位', '庄点', '闲点'],
   hassize: ['哈希位', '前一位', '和值'],

@@ -38,7 +38,7 @@ export function TrendPage() {
           }}
         />
       </div>
-      <Tabs>
+      <Tabs className="games-tabs">
         <Tabs.Tab title="开奖走势" key="draws">
           {data ? (
             <>
