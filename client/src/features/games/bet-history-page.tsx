@@ -15,6 +15,7 @@ import { paths } from '../../config/paths'
 import { callApi } from '../../lib/http'
 import { useSession } from '../../lib/session-store'
 import { amountText } from './bet-slip'
+import { dateTime } from './date-time'
 import { GAME_NAMES, verifyPath } from './game-links'
 import './games.css'
 
@@ -152,8 +153,7 @@ function BetList({ filters }: { filters: BetFilters }) {
             description={
               <>
                 <div>
-                  {b.game_name} 第 {b.round_id} 期 ·{' '}
-                  {new Date(b.placed_at).toLocaleString('zh-CN', { hour12: false })}
+                  {b.game_name} 第 {b.round_id} 期 · {dateTime(b.placed_at)}
                 </div>
                 <Link className="games-tap" to={verifyPath(b.game, b.round_id)}>
                   验证结果

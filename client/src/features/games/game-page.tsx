@@ -40,6 +40,7 @@ import {
   totalText,
 } from './bet-slip'
 import { formatCountdown } from './countdown'
+import { dateTime } from './date-time'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromPath, resultsHistoryPath, rulesPath, verifyPath } from './game-links'
 import { beep } from './sound'
@@ -51,8 +52,6 @@ import './games.css'
 type BetItem = DataOf<typeof placeBets>['bets'][number]
 type Rules = DataOf<typeof gameRules>
 type Draw = DataOf<typeof gameResults>['list'][number]
-
-const when = (ms: number): string => new Date(ms).toLocaleString('zh-CN', { hour12: false })
 
 /** One page for every game: the routes differ only in the game code of their path. */
 export function GamePage() {
@@ -250,8 +249,11 @@ function CommitmentPanel({ view }: { view: CommitmentView }) {
         </button>
       </div>
       <div className="games-commitment__meta">
-        公布于 <span data-testid="commitment-published">{when(shown.created_at)}</span>
-        {held ? ` · 本机 ${when(held.seen_at)} 记下，验证以此为准` : ''}
+        公布于{' '}
+        <time data-testid="commitment-published" dateTime={new Date(shown.created_at).toISOString()}>
+          {dateTime(shown.created_at)}
+        </time>
+        {held ? ` · 本机 ${dateTime(held.seen_at)} 记下，验证以此为准` : ''}
       </div>
       {changed ? (
         <div className="games-warning" role="alert" data-testid="commitment-changed">

@@ -9,6 +9,7 @@ import { storage } from '../../lib/storage'
 import { useApi } from '../../lib/use-api'
 import { AwardText } from './award-text'
 import { commitmentChanged, heldFor } from './commitment'
+import { dateTime } from './date-time'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromSegment } from './game-links'
 import { UnknownGame } from './unknown-game'
@@ -33,8 +34,6 @@ function Verify({ game, round }: { game: NonNullable<ReturnType<typeof gameFromS
     </PageShell>
   )
 }
-
-const when = (ms: number): string => new Date(ms).toLocaleString('zh-CN', { hour12: false })
 
 function Steps({ proof }: { proof: Proof }) {
   const [steps, setSteps] = useState<VerifyStep[] | null>(null)
@@ -62,7 +61,8 @@ function Steps({ proof }: { proof: Proof }) {
         <div className="games-warning" role="alert" data-testid="commitment-changed">
           <strong>警告：服务器的承诺已改变！</strong>
           <p>
-            本机 {when(held.seen_at)} 记下的终点哈希与服务器现在给出的不同。该期结果只按本机保存的承诺验证；
+            本机 {dateTime(held.seen_at)}{' '}
+            记下的终点哈希与服务器现在给出的不同。该期结果只按本机保存的承诺验证；
             服务器可能更换了密钥链，请勿相信它自己的证明。
           </p>
           <div>本机保存：</div>
@@ -86,7 +86,7 @@ function Steps({ proof }: { proof: Proof }) {
       <div className="games-step">
         <div>公布的密钥（区块 {proof.block_number}）</div>
         <code>{proof.key}</code>
-        <div>本机保存的承诺（终点哈希）{held ? `· ${when(held.seen_at)} 首次看到` : ''}</div>
+        <div>本机保存的承诺（终点哈希）{held ? `· ${dateTime(held.seen_at)} 首次看到` : ''}</div>
         <code data-testid="held-commitment">{held?.terminal_hash ?? '无'}</code>
       </div>
       {failure ? <p className="games-bad">{failure}</p> : null}

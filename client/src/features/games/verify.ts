@@ -9,6 +9,7 @@ import {
 } from '../../../../shared/games/chain'
 import { drawOutcome, FLOATS_NEEDED } from '../../../../shared/games/outcome'
 import type { HeldCommitment } from './commitment'
+import { dateTime } from './date-time'
 import { labelWord } from './labels'
 
 /**
@@ -32,8 +33,6 @@ export interface VerifyStep {
 }
 
 const LOTTERY_GAMES = new Set(['kuaisan', 'shishicai', 'saiche'])
-
-const shortTime = (ms: number): string => new Date(ms).toLocaleString('zh-CN', { hour12: false })
 
 /**
  * Each link of the proof: the key, then the anchors closest first, then the terminal hash held on
@@ -69,7 +68,7 @@ async function chainSteps(
   const expectedBlock = proof.result.height - held.start_height
   steps.push({
     kind: 'chain',
-    title: `密钥链：区块 ${from.block} → 本机保存的承诺（${shortTime(held.seen_at)} 首次看到）`,
+    title: `密钥链：区块 ${from.block} → 本机保存的承诺（${dateTime(held.seen_at)} 首次看到）`,
     detail: `sha256 × ${from.block} = ${terminal}（本机保存：${held.terminal_hash}${
       expectedBlock === proof.block_number
         ? ''
