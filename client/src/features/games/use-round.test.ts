@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { betTarget, type Round } from './use-round'
+import { betTarget, isNewDraw, type Round } from './use-round'
 
 const round: Round = {
   game: 'qukuai',
@@ -26,5 +26,15 @@ describe('where a bet placed now goes', () => {
     expect(betTarget(round, true, 11_500, 1_000)?.msToSeal).toBe(500)
     // The next round sealed too before the page fetched again: nowhere to go until it does.
     expect(betTarget(round, true, 13_000, 0)).toBeNull()
+  })
+})
+
+describe('a new draw', () => {
+  it('is announced on every change after the first fetch, the first draw of a game included', () => {
+    expect(isNewDraw(undefined, '100')).toBe(false)
+    expect(isNewDraw('100', '100')).toBe(false)
+    expect(isNewDraw('100', '101')).toBe(true)
+    expect(isNewDraw(null, '100')).toBe(true)
+    expect(isNewDraw(null, null)).toBe(false)
   })
 })

@@ -45,7 +45,8 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
   const [state, setState] = useState<{ round: Round | null; offset: number }>({ round: null, offset: 0 })
   const onDrawRef = useRef(onDraw)
   onDrawRef.current = onDraw
-  const lastDrawn = useRef<string | null>(null)
+  // undefined until the first fetch: null then means "no draw yet", which a first draw ends.
+  const lastDrawn = useRef<string | null | undefined>(undefined)
   const timer = useRef<number | undefined>(undefined)
   const inFlight = useRef(false)
 
@@ -60,8 +61,7 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
       const offset = clockOffset(round.server_time, sentAt, Date.now())
       setState({ round, offset })
       const drawn = round.previous?.round_id ?? null
-      if (lastDrawn.current !== null && drawn !== null && drawn !== lastDrawn.current)
-        onDrawRef.current(round)
+      if (isNewDraw(lastDrawn.current, drawn)) onDrawRef.current(round)
       lastDrawn.current = drawn
       wait = nextPollMs(round.ms_to_draw)
     } catch {
@@ -73,7 +73,7 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
   }, [game])
 
   useEffect(() => {
-    lastDrawn.current = null
+    lastDrawn.current = undefined
     void fetchRound()
     const onVisible = () => {
       if (document.visibilityState === 'visible') void fetchRound()
@@ -107,6 +107,14 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
     target: round ? betTarget(round, sealed, now, offset) : null,
     refresh: fetchRound,
   }
+}
+
+/**
+ * Whether a fetch brought a draw the page has not shown: not on the first fetch (what is drawn
+ * then is simply shown), but on every later change, the very first draw of a game included.
+ */
+export function isNewDraw(seen: string | null | undefined, drawn: string | null): boolean {
+  return seen !== undefined && drawn !== null && drawn !== seen
 }
 
 /** The round a bet placed at device time `now` goes to, and how long it stays open. */
