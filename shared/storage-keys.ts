@@ -7,6 +7,8 @@ export const STORAGE_KEY = {
   openVoice: 'openVoice',
   hideAmount: 'hideAmount',
   theme: 'app-theme',
+  /** The first commitment (terminal hash) of each game chain this device saw, by chain. */
+  gameCommitments: 'gameCommitments',
 } as const
 
 export type StorageKey = (typeof STORAGE_KEY)[keyof typeof STORAGE_KEY]

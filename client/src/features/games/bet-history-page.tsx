@@ -2,6 +2,7 @@ import DatePicker from 'antd-mobile/es/components/date-picker'
 import Empty from 'antd-mobile/es/components/empty'
 import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll'
 import List from 'antd-mobile/es/components/list'
+import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh'
 import Selector from 'antd-mobile/es/components/selector'
 import { useCallback, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
@@ -14,6 +15,7 @@ import { paths } from '../../config/paths'
 import { callApi } from '../../lib/http'
 import { useSession } from '../../lib/session-store'
 import { amountText } from './bet-slip'
+import { dateTime } from './date-time'
 import { GAME_NAMES, verifyPath } from './game-links'
 import './games.css'
 
@@ -124,9 +126,18 @@ function BetList({ filters }: { filters: BetFilters }) {
     setHasMore(res.has_more)
   }, [filters])
 
+  /** Pull-to-refresh: the first page again, with bets placed or settled since. */
+  const reload = async () => {
+    const res = await callApi(betHistory, { query: { ...filters, page: 1, page_size: PAGE_SIZE } })
+    page.current = 2
+    setRows(res.list)
+    setSummary(res.summary)
+    setHasMore(res.has_more)
+  }
+
   const money = (v: string) => (hidden ? '****' : amountText(v))
   return (
-    <>
+    <PullToRefresh onRefresh={reload}>
       {summary ? (
         <div className="games-counts" data-testid="bet-summary">
           <span>投注 {money(summary.stake)}</span>
@@ -142,10 +153,11 @@ function BetList({ filters }: { filters: BetFilters }) {
             description={
               <>
                 <div>
-                  {b.game_name} 第 {b.round_id} 期 ·{' '}
-                  {new Date(b.placed_at).toLocaleString('zh-CN', { hour12: false })}
+                  {b.game_name} 第 {b.round_id} 期 · {dateTime(b.placed_at)}
                 </div>
-                <Link to={verifyPath(b.game, b.round_id)}>验证结果</Link>
+                <Link className="games-tap" to={verifyPath(b.game, b.round_id)}>
+                  验证结果
+                </Link>
               </>
             }
             extra={
@@ -162,6 +174,6 @@ function BetList({ filters }: { filters: BetFilters }) {
       </List>
       {!hasMore && rows.length === 0 ? <Empty description="暂无投注记录" /> : null}
       <InfiniteScroll loadMore={loadMore} hasMore={hasMore} />
-    </>
+    </PullToRefresh>
   )
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   amountText,
+  blockedBy,
   checkSlip,
   emptySlip,
   potentialPayout,
@@ -63,5 +64,29 @@ describe('amountText', () => {
     expect(amountText('19.500000')).toBe('19.50')
     expect(amountText('0.019999')).toBe('0.01')
     expect(amountText('7')).toBe('7.00')
+  })
+
+  it('refuses the other side of a pair once one side is picked, per ball and position', () => {
+    const s = run(
+      { type: 'toggle', betType: 'big' },
+      { type: 'toggle', betType: 'small' },
+      { type: 'toggle', betType: 'b1_odd' },
+      { type: 'toggle', betType: 'b1_even' },
+      { type: 'toggle', betType: 'b2_even' },
+      { type: 'toggle', betType: 'p3_dragon' },
+      { type: 'toggle', betType: 'p3_tiger' },
+    )
+    expect(s.selected).toEqual(['big', 'b1_odd', 'b2_even', 'p3_dragon'])
+    expect(blockedBy('small', s.selected)).toBe('big')
+    expect(blockedBy('player', ['banker'])).toBe('banker')
+    expect(blockedBy('tie', ['banker'])).toBeNull()
+    expect(blockedBy('sum_8', ['big'])).toBeNull()
+    // Unpicking frees the other side.
+    const freed = run(
+      { type: 'toggle', betType: 'big' },
+      { type: 'toggle', betType: 'big' },
+      { type: 'toggle', betType: 'small' },
+    )
+    expect(freed.selected).toEqual(['small'])
   })
 })

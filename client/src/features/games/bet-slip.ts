@@ -1,3 +1,4 @@
+import { oppositeOf } from '../../../../shared/games/bet-types'
 import { oddsToMilli } from '../../../../shared/games/config'
 import { payoutMicro } from '../../../../shared/games/outcome'
 import { formatMicro, toMicro } from '../../../../shared/money'
@@ -41,13 +42,13 @@ const toCents = (micro: number) => Math.floor(micro / CENT) * CENT
 
 export function slipReducer(state: SlipState, action: SlipAction): SlipState {
   switch (action.type) {
-    case 'toggle':
-      return {
-        ...state,
-        selected: state.selected.includes(action.betType)
-          ? state.selected.filter((t) => t !== action.betType)
-          : [...state.selected, action.betType],
-      }
+    case 'toggle': {
+      if (state.selected.includes(action.betType))
+        return { ...state, selected: state.selected.filter((t) => t !== action.betType) }
+      // Both sides of one pair in one round are refused: the other side cannot be added.
+      if (blockedBy(action.betType, state.selected) !== null) return state
+      return { ...state, selected: [...state.selected, action.betType] }
+    }
     case 'chip':
       return { ...state, stakeMicro: state.stakeMicro + safeMicro(action.amount) }
     case 'set':
@@ -67,7 +68,16 @@ export function slipReducer(state: SlipState, action: SlipAction): SlipState {
   }
 }
 
-/** Stake × odds, stake included, rounded down to the micro-unit as the server settles it. */
+/**
+ * The picked (or already placed) bet type that rules this one out, or null: 大 rules out 小,
+ * 单 双, 庄 闲, 龙 虎, each within its own ball or position.
+ */
+export function blockedBy(betType: string, taken: readonly string[]): string | null {
+  const other = oppositeOf(betType)
+  return other !== null && taken.includes(other) ? other : null
+}
+
+/** Stake × odds, rounded down to the micro-unit as the server settles it. */
 export function potentialPayout(stake: string, odds: string): string {
   return formatMicro(payoutMicro('won', toMicro(stake), oddsToMilli(odds)), 2)
 }

@@ -3,7 +3,7 @@ import Input from 'antd-mobile/es/components/input'
 import List from 'antd-mobile/es/components/list'
 import Popup from 'antd-mobile/es/components/popup'
 import Skeleton from 'antd-mobile/es/components/skeleton'
-import { useMemo, useReducer, useRef, useState } from 'react'
+import { type Dispatch, useMemo, useReducer, useRef, useState } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router-dom'
 import type { DataOf } from '../../../../shared/contract/endpoint'
 import {
@@ -17,6 +17,8 @@ import type { GameCode } from '../../../../shared/games/config'
 import { BalanceText } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { loginPath, paths } from '../../config/paths'
+import { copyText } from '../../lib/copy'
+import { truncate } from '../../lib/format'
 import { callApi, newIdempotencyKey } from '../../lib/http'
 import { refreshBalance } from '../../lib/session-actions'
 import { session, useSession } from '../../lib/session-store'
@@ -25,25 +27,31 @@ import { useApi } from '../../lib/use-api'
 import { AwardText } from './award-text'
 import {
   amountText,
+  blockedBy,
   CHIPS,
   checkSlip,
   emptySlip,
   potentialPayout,
   QUICK_AMOUNTS,
+  type SlipAction,
+  type SlipState,
   slipReducer,
   stakeText,
   totalText,
 } from './bet-slip'
 import { formatCountdown } from './countdown'
+import { dateTime } from './date-time'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromPath, resultsHistoryPath, rulesPath, verifyPath } from './game-links'
 import { beep } from './sound'
 import { UnknownGame } from './unknown-game'
-import { type Round, useRound } from './use-round'
+import { type CommitmentView, useCommitment } from './use-commitment'
+import { type Round, type RoundView, useRound } from './use-round'
 import './games.css'
 
 type BetItem = DataOf<typeof placeBets>['bets'][number]
 type Rules = DataOf<typeof gameRules>
+type Draw = DataOf<typeof gameResults>['list'][number]
 
 /** One page for every game: the routes differ only in the game code of their path. */
 export function GamePage() {
@@ -55,10 +63,13 @@ export function GamePage() {
 function GameView({ game }: { game: GameCode }) {
   const rules = useApi(gameRules, { game })
   const results = useApi(gameResults, { game, page: 1, page_size: 10 }, { refreshInterval: 0 })
+  const commitment = useCommitment()
   const [myBets, setMyBets] = useState<BetItem[]>([])
+  const [slip, dispatch] = useReducer(slipReducer, emptySlip)
   const soundOn = useSession((s) => s.soundOn)
 
   const onDraw = async (round: Round) => {
+    // The results strip and list follow every draw by themselves.
     void results.mutate()
     if (soundOn) beep('draw')
     const drawnId = round.previous?.round_id
@@ -78,6 +89,13 @@ function GameView({ game }: { game: GameCode }) {
   }
   const view = useRound(game, (r) => void onDraw(r))
 
+  // Bets already placed on the round a new bet goes to rule out their other side too.
+  const targetId = view.target?.round.round_id
+  const placed = useMemo(
+    () => myBets.filter((b) => b.round_id === targetId && b.status === 'pending').map((b) => b.bet_type),
+    [myBets, targetId],
+  )
+
   const title = rules.data?.name ?? GAME_NAMES[game]
   return (
     <PageShell
@@ -91,14 +109,10 @@ function GameView({ game }: { game: GameCode }) {
       }
     >
       <RoundPanel view={view} />
+      <ResultsStrip game={game} draws={results.data?.list ?? null} />
+      <CommitmentPanel view={commitment} />
       {rules.data ? (
-        <BetSlip
-          game={game}
-          rules={rules.data}
-          round={view.round}
-          sealed={view.sealed}
-          onPlaced={setMyBets}
-        />
+        <BetBoard rules={rules.data} slip={slip} dispatch={dispatch} placed={placed} />
       ) : (
         <Skeleton.Paragraph lineCount={5} animated />
       )}
@@ -108,22 +122,42 @@ function GameView({ game }: { game: GameCode }) {
           <List.Item
             key={d.round_id}
             description={<AwardText hash={d.block_hash} />}
-            extra={<Link to={verifyPath(game, d.round_id)}>验证</Link>}
+            extra={
+              <Link className="games-tap" to={verifyPath(game, d.round_id)}>
+                验证
+              </Link>
+            }
           >
             <span className="games-round-id">第 {d.round_id} 期</span> <DrawNumbers draw={d} />
           </List.Item>
         ))}
       </List>
       <div className="games-links">
-        <Link to={resultsHistoryPath(game)}>查看全部开奖记录</Link>
-        <Link to={rulesPath(game)}>玩法规则</Link>
-        <Link to={paths.betHistory}>我的投注</Link>
+        <Link className="games-tap" to={resultsHistoryPath(game)}>
+          全部开奖记录
+        </Link>
+        <Link className="games-tap" to={rulesPath(game)}>
+          玩法规则
+        </Link>
+        <Link className="games-tap" to={paths.betHistory}>
+          我的投注
+        </Link>
       </div>
+      {rules.data ? (
+        <BetBar
+          game={game}
+          rules={rules.data}
+          view={view}
+          slip={slip}
+          dispatch={dispatch}
+          onPlaced={setMyBets}
+        />
+      ) : null}
     </PageShell>
   )
 }
 
-function RoundPanel({ view }: { view: ReturnType<typeof useRound> }) {
+function RoundPanel({ view }: { view: RoundView }) {
   const { round, msToSeal, msToDraw, sealed } = view
   if (!round) return <Skeleton.Paragraph lineCount={3} animated />
   const previous = round.previous
@@ -168,79 +202,99 @@ function RoundPanel({ view }: { view: ReturnType<typeof useRound> }) {
   )
 }
 
-interface BetSlipProps {
-  game: GameCode
-  rules: Rules
-  round: Round | null
-  sealed: boolean
-  onPlaced: (update: (bets: BetItem[]) => BetItem[]) => void
+/** The latest draws side by side, newest first; it follows each draw without a reload. */
+function ResultsStrip({ game, draws }: { game: GameCode; draws: Draw[] | null }) {
+  if (draws === null) return null
+  return (
+    <section className="games-strip" aria-label="近期开奖" data-testid="results-strip">
+      {draws.length === 0 ? <span className="games-strip__empty">暂无开奖</span> : null}
+      {draws.map((d) => (
+        <Link
+          key={d.round_id}
+          className="games-strip__item"
+          to={verifyPath(game, d.round_id)}
+          data-testid="strip-draw"
+          data-round-id={d.round_id}
+        >
+          <span className="games-strip__round">{d.round_id.slice(-4)} 期</span>
+          <DrawNumbers draw={d} />
+        </Link>
+      ))}
+    </section>
+  )
 }
 
-function BetSlip({ game, rules, round, sealed, onPlaced }: BetSlipProps) {
-  const navigate = useNavigate()
-  const [slip, dispatch] = useReducer(slipReducer, emptySlip)
-  const [confirming, setConfirming] = useState(false)
-  const [sending, setSending] = useState(false)
-  const isLogin = useSession((s) => s.isLogin)
+/**
+ * The chain's commitment as this device first saw it: the terminal hash (shortened, copyable) and
+ * when the server published it. A server that now publishes another one is flagged in red.
+ */
+function CommitmentPanel({ view }: { view: CommitmentView }) {
+  const { current, held, changed } = view
+  if (!current) return null
+  const shown = held ?? current
+  return (
+    <section className="games-commitment" data-testid="commitment" data-hash={shown.terminal_hash}>
+      <div className="games-commitment__row">
+        <span className="games-commitment__label">开局承诺</span>
+        <code data-testid="commitment-hash" title={shown.terminal_hash}>
+          {truncate(shown.terminal_hash, 10, 8)}
+        </code>
+        <button
+          type="button"
+          className="games-tap games-copy"
+          aria-label="复制承诺哈希"
+          onClick={() => void copyText(shown.terminal_hash)}
+        >
+          复制
+        </button>
+      </div>
+      <div className="games-commitment__meta">
+        公布于{' '}
+        <time data-testid="commitment-published" dateTime={new Date(shown.created_at).toISOString()}>
+          {dateTime(shown.created_at)}
+        </time>
+        {held ? ` · 本机 ${dateTime(held.seen_at)} 记下，验证以此为准` : ''}
+      </div>
+      {changed ? (
+        <div className="games-warning" role="alert" data-testid="commitment-changed">
+          <strong>警告：服务器的承诺已改变！</strong>
+          <p>服务器现在公布的终点哈希与本机先前记下的不同，之后的开奖无法用你持有的承诺证明。</p>
+          <code>{current.terminal_hash}</code>
+        </div>
+      ) : null}
+    </section>
+  )
+}
+
+interface BetBoardProps {
+  rules: Rules
+  slip: SlipState
+  dispatch: Dispatch<SlipAction>
+  /** Bet types already placed on the round a new bet goes to. */
+  placed: readonly string[]
+}
+
+/** The bet types with their odds (from the rules endpoint), the chips and the stake. */
+function BetBoard({ rules, slip, dispatch, placed }: BetBoardProps) {
   const balance = useSession((s) => s.balance)
   const hidden = useSession((s) => s.hideAmount)
-  // One key per confirmed slip: a retry of the same confirmation cannot place it twice.
-  const idempotencyKey = useRef(newIdempotencyKey())
-
   const groups = useMemo(() => {
     const out = new Map<string, Rules['bet_types']>()
     for (const t of rules.bet_types) out.set(t.group, [...(out.get(t.group) ?? []), t])
     return [...out.entries()]
   }, [rules])
-  const byType = useMemo(() => new Map(rules.bet_types.map((t) => [t.bet_type, t])), [rules])
-  const check = checkSlip(slip, { minStake: rules.min_stake, maxStake: rules.max_stake, balance })
-
-  const open = () => {
-    if (!isLogin) {
-      navigate(loginPath())
-      return
-    }
-    if (sealed) return showToast('本期已封盘，请等待下一期')
-    if (!check.ok) return showToast(check.message ?? '请检查投注')
-    idempotencyKey.current = newIdempotencyKey()
-    setConfirming(true)
-  }
-
-  const confirm = async () => {
-    if (!round || sending) return
-    setSending(true)
-    try {
-      const res = await callApi(
-        placeBets,
-        {
-          body: {
-            game,
-            round_id: round.round_id,
-            bets: slip.selected.map((bet_type) => ({ bet_type, amount: stakeText(slip) })),
-          },
-        },
-        { idempotencyKey: idempotencyKey.current },
-      )
-      session.setBalance(amountText(res.balance))
-      onPlaced((bets) => [...res.bets, ...bets.filter((b) => !res.bets.some((n) => n.id === b.id))])
-      setConfirming(false)
-      dispatch({ type: 'clear' })
-      showToast('投注成功')
-    } catch {
-      // The HTTP client showed why; the sheet stays open to retry.
-    } finally {
-      setSending(false)
-    }
-  }
+  const labelOf = useMemo(() => new Map(rules.bet_types.map((t) => [t.bet_type, t.label])), [rules])
+  const taken = [...slip.selected, ...placed]
 
   return (
-    <section className="games-slip" aria-disabled={sealed}>
+    <section className="games-slip">
       {groups.map(([group, types]) => (
         <div key={group} className="games-slip__group">
           <div className="games-slip__group-title">{group}</div>
           <div className="games-slip__types">
             {types.map((t) => {
               const on = slip.selected.includes(t.bet_type)
+              const blocker = on ? null : blockedBy(t.bet_type, taken)
               return (
                 <button
                   type="button"
@@ -248,7 +302,10 @@ function BetSlip({ game, rules, round, sealed, onPlaced }: BetSlipProps) {
                   className={on ? 'games-type games-type--on' : 'games-type'}
                   aria-pressed={on}
                   data-bet-type={t.bet_type}
-                  disabled={sealed}
+                  disabled={blocker !== null}
+                  title={
+                    blocker ? `已选 ${labelOf.get(blocker) ?? blocker}，同一期不能再投对立项` : undefined
+                  }
                   onClick={() => dispatch({ type: 'toggle', betType: t.bet_type })}
                 >
                   <span>{t.label}</span>
@@ -265,6 +322,7 @@ function BetSlip({ game, rules, round, sealed, onPlaced }: BetSlipProps) {
             type="button"
             key={c}
             className="games-chip"
+            aria-label={`加 ${c}`}
             onClick={() => dispatch({ type: 'chip', amount: c })}
           >
             {c}
@@ -291,10 +349,10 @@ function BetSlip({ game, rules, round, sealed, onPlaced }: BetSlipProps) {
         ))}
       </div>
       <div className="games-slip__tools">
-        <button type="button" onClick={() => dispatch({ type: 'half' })}>
+        <button type="button" aria-label="减半" onClick={() => dispatch({ type: 'half' })}>
           ½
         </button>
-        <button type="button" onClick={() => dispatch({ type: 'double' })}>
+        <button type="button" aria-label="加倍" onClick={() => dispatch({ type: 'double' })}>
           ×2
         </button>
         <button type="button" onClick={() => dispatch({ type: 'max', balance, maxStake: rules.max_stake })}>
@@ -307,11 +365,124 @@ function BetSlip({ game, rules, round, sealed, onPlaced }: BetSlipProps) {
           余额 <BalanceText balance={balance} hidden={hidden} />
         </span>
       </div>
-      <Button block color="primary" disabled={sealed || !round} onClick={open}>
-        {sealed ? '已封盘' : `投注 ${slip.selected.length} 注，共 ${hidden ? '****' : totalText(slip)}`}
-      </Button>
-      <Popup visible={confirming} onMaskClick={() => setConfirming(false)} bodyClassName="games-confirm">
-        <h3>确认投注 · 第 {round?.round_id} 期</h3>
+    </section>
+  )
+}
+
+interface BetBarProps {
+  game: GameCode
+  rules: Rules
+  view: RoundView
+  slip: SlipState
+  dispatch: Dispatch<SlipAction>
+  onPlaced: (update: (bets: BetItem[]) => BetItem[]) => void
+}
+
+/**
+ * The bar that stays at the bottom of the screen: the round's two countdowns, what is picked and
+ * its total, and the bet button. The confirmation sheet names the round the bets go to; when that
+ * round closes before the player confirms, nothing is sent and the sheet asks again for the next.
+ */
+function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarProps) {
+  const navigate = useNavigate()
+  const [pinned, setPinned] = useState<string | null>(null)
+  const [sending, setSending] = useState(false)
+  const isLogin = useSession((s) => s.isLogin)
+  const balance = useSession((s) => s.balance)
+  const hidden = useSession((s) => s.hideAmount)
+  // One key per confirmed slip: a retry of the same confirmation cannot place it twice.
+  const idempotencyKey = useRef(newIdempotencyKey())
+  const byType = useMemo(() => new Map(rules.bet_types.map((t) => [t.bet_type, t])), [rules])
+  const check = checkSlip(slip, { minStake: rules.min_stake, maxStake: rules.max_stake, balance })
+  const { round, target, msToSeal, msToDraw, sealed } = view
+  const moved = pinned !== null && target !== null && target.round.round_id !== pinned
+
+  const open = () => {
+    if (!isLogin) {
+      navigate(loginPath())
+      return
+    }
+    if (!check.ok) return showToast(check.message ?? '请检查投注')
+    if (!target) return showToast('正在等待下一期开盘')
+    idempotencyKey.current = newIdempotencyKey()
+    setPinned(target.round.round_id)
+  }
+
+  const confirm = async () => {
+    if (!pinned || !target || sending) return
+    if (target.round.round_id !== pinned) {
+      // The round changed under the sheet: nothing is sent until the player agrees to the new one.
+      idempotencyKey.current = newIdempotencyKey()
+      setPinned(target.round.round_id)
+      return
+    }
+    setSending(true)
+    try {
+      const res = await callApi(
+        placeBets,
+        {
+          body: {
+            game,
+            round_id: pinned,
+            bets: slip.selected.map((bet_type) => ({ bet_type, amount: stakeText(slip) })),
+          },
+        },
+        { idempotencyKey: idempotencyKey.current },
+      )
+      session.setBalance(amountText(res.balance))
+      onPlaced((bets) => [...res.bets, ...bets.filter((b) => !res.bets.some((n) => n.id === b.id))])
+      setPinned(null)
+      dispatch({ type: 'clear' })
+      showToast('投注成功')
+    } catch {
+      // The HTTP client showed why; the sheet stays open to retry.
+    } finally {
+      setSending(false)
+    }
+  }
+
+  const money = (text: string) => (hidden ? '****' : text)
+  return (
+    <>
+      <div className="games-bar" data-testid="bet-bar">
+        <div className="games-bar__clocks">
+          <span>
+            第 {round?.round_id ?? '—'} 期{sealed ? ' 已封盘' : ''}
+          </span>
+          <span>
+            封盘 <b data-testid="bar-to-seal">{formatCountdown(msToSeal)}</b>
+          </span>
+          <span>
+            开奖 <b data-testid="bar-to-draw">{formatCountdown(msToDraw)}</b>
+          </span>
+        </div>
+        <div className="games-bar__row">
+          <div className="games-bar__sum" data-testid="bar-summary">
+            已选 <b data-testid="bar-count">{slip.selected.length}</b> 注 · 共{' '}
+            <b data-testid="bar-total">{money(totalText(slip))}</b>
+            <div className="games-bar__target">
+              {target ? `投注进入第 ${target.round.round_id} 期` : '等待下一期开盘'}
+            </div>
+          </div>
+          <Button color="primary" className="games-bar__button" disabled={!round} onClick={open}>
+            投注
+          </Button>
+        </div>
+      </div>
+      <Popup visible={pinned !== null} onMaskClick={() => setPinned(null)} bodyClassName="games-confirm">
+        <h3 data-testid="confirm-round">确认投注 · 第 {pinned} 期</h3>
+        {target && !moved ? (
+          <div className="games-confirm__note">
+            本期 {formatCountdown(target.msToSeal)} 后封盘，封盘后不再接受投注
+          </div>
+        ) : null}
+        {moved && target ? (
+          <div className="games-warning" role="alert" data-testid="round-moved">
+            <strong>第 {pinned} 期已封盘</strong>
+            <p>投注没有发送。如要投注下一期（第 {target.round.round_id} 期），请再次确认。</p>
+          </div>
+        ) : null}
+        {!target ? <div className="games-confirm__note">正在等待下一期开盘…</div> : null}
         <List>
           {slip.selected.map((t) => {
             const type = byType.get(t)
@@ -320,26 +491,28 @@ function BetSlip({ game, rules, round, sealed, onPlaced }: BetSlipProps) {
               <List.Item
                 key={t}
                 extra={
-                  <span>
-                    赔率 {odds} · 可赢 {hidden ? '****' : potentialPayout(stakeText(slip), odds)}
+                  <span className="games-confirm__odds">
+                    赔率 {odds}
+                    <br />
+                    可赢 {money(potentialPayout(stakeText(slip), odds))}
                   </span>
                 }
-                description={`每注 ${hidden ? '****' : stakeText(slip)}`}
+                description={`每注 ${money(stakeText(slip))}`}
               >
                 {type?.label ?? t}
               </List.Item>
             )
           })}
         </List>
-        <div className="games-confirm__total">合计 {hidden ? '****' : totalText(slip)} USDT</div>
+        <div className="games-confirm__total">合计 {money(totalText(slip))} USDT</div>
         <div className="games-confirm__actions">
-          <Button onClick={() => setConfirming(false)}>取消</Button>
-          <Button color="primary" loading={sending} disabled={sealed} onClick={confirm}>
-            确认投注
+          <Button onClick={() => setPinned(null)}>取消</Button>
+          <Button color="primary" loading={sending} disabled={!target} onClick={confirm}>
+            {moved && target ? `改投第 ${target.round.round_id} 期` : '确认投注'}
           </Button>
         </div>
       </Popup>
-    </section>
+    </>
   )
 }
 

@@ -9,6 +9,7 @@ import type { GameCode } from '../../../../shared/games/config'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { callApi } from '../../lib/http'
 import { AwardText } from './award-text'
+import { dateTime } from './date-time'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromSegment, gamePath, verifyPath } from './game-links'
 import { UnknownGame } from './unknown-game'
@@ -55,11 +56,15 @@ function ResultsHistory({ game }: { game: GameCode }) {
                 <>
                   <AwardText hash={d.block_hash} />
                   <div>
-                    区块 {d.height} · {new Date(d.draw_at).toLocaleString('zh-CN', { hour12: false })}
+                    区块 {d.height} · {dateTime(d.draw_at)}
                   </div>
                 </>
               }
-              extra={<Link to={verifyPath(game, d.round_id)}>验证</Link>}
+              extra={
+                <Link className="games-tap" to={verifyPath(game, d.round_id)}>
+                  验证
+                </Link>
+              }
             >
               第 {d.round_id} 期 <DrawNumbers draw={d} />
             </List.Item>

@@ -5,6 +5,7 @@ import { gameRules } from '../../../../shared/contract/games'
 import type { GameCode } from '../../../../shared/games/config'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { useApi } from '../../lib/use-api'
+import { potentialPayout } from './bet-slip'
 import { GAME_NAMES, gameFromSegment, gamePath } from './game-links'
 import { UnknownGame } from './unknown-game'
 import './games.css'
@@ -34,6 +35,8 @@ function Rules({ game }: { game: GameCode }) {
             {data.bet_types.map((t) => (
               <List.Item
                 key={t.bet_type}
+                data-testid="rule-row"
+                data-bet-type={t.bet_type}
                 description={`${t.group} · 中奖概率 ${percent(t.win_probability)}${
                   t.refund_probability > 0 ? ` · 退款概率 ${percent(t.refund_probability)}` : ''
                 }`}
@@ -49,7 +52,12 @@ function Rules({ game }: { game: GameCode }) {
               </List.Item>
             ))}
           </List>
-          <p className="games-links">赔率含本金：100 投注按 1.95 中奖，派彩 195。</p>
+          {data.bet_types[0] ? (
+            <p className="games-links" data-testid="odds-example">
+              赔率含本金：投注 100 按赔率 {data.bet_types[0].odds} 中奖，派彩{' '}
+              {potentialPayout('100', data.bet_types[0].odds)}。
+            </p>
+          ) : null}
         </>
       ) : (
         <Skeleton.Paragraph lineCount={8} animated />

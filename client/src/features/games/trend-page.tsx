@@ -1,7 +1,7 @@
 import Selector from 'antd-mobile/es/components/selector'
 import Skeleton from 'antd-mobile/es/components/skeleton'
 import Tabs from 'antd-mobile/es/components/tabs'
-import { useState } from 'react'
+import { type RefObject, useLayoutEffect, useRef, useState } from 'react'
 import { betHistory, gameResults } from '../../../../shared/contract/games'
 import { GAME_CODES, type GameCode } from '../../../../shared/games/config'
 import { beadPlate, bigRoad, countLabels } from '../../../../shared/games/roadmap'
@@ -9,8 +9,8 @@ import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
 import { useApi } from '../../lib/use-api'
-import { labelWord } from './draw-numbers'
 import { GAME_NAMES } from './game-links'
+import { labelWord } from './labels'
 import { attributeName, attributesOf, labelColour, labelsOf, myLabels } from './trend'
 import './games.css'
 
@@ -38,7 +38,7 @@ export function TrendPage() {
           }}
         />
       </div>
-      <Tabs>
+      <Tabs className="games-tabs">
         <Tabs.Tab title="开奖走势" key="draws">
           {data ? (
             <>
@@ -73,10 +73,33 @@ function MyTrend({ game }: { game: GameCode }) {
   return <Grids labels={labels} />
 }
 
+/**
+ * Scrolls a grid sideways so that its newest column (the last one with a result) is in view at
+ * the right edge, each time the results change. Only the grid scrolls, never the page.
+ */
+function useNewestInView(ref: RefObject<HTMLDivElement | null>, labels: readonly string[]) {
+  // Only new results move the grid: a re-render with the same results leaves the player's scroll.
+  const results = labels.join(',')
+  useLayoutEffect(() => {
+    const grid = ref.current
+    if (!grid || results === '') return
+    const filled = grid.querySelectorAll<HTMLElement>('[data-filled="true"]')
+    const newest = filled[filled.length - 1]
+    if (!newest) return
+    const pad = Number.parseFloat(getComputedStyle(grid).paddingRight) || 0
+    const past = newest.getBoundingClientRect().right + pad - grid.getBoundingClientRect().right
+    if (past > 0) grid.scrollLeft += past
+  }, [ref, results])
+}
+
 function Grids({ labels }: { labels: string[] }) {
   const plate = beadPlate(labels)
   const road = bigRoad(labels)
   const counts = countLabels(labels)
+  const plateRef = useRef<HTMLDivElement>(null)
+  const roadRef = useRef<HTMLDivElement>(null)
+  useNewestInView(plateRef, labels)
+  useNewestInView(roadRef, labels)
   return (
     <div data-testid="trend-grids">
       <div className="games-counts" data-testid="trend-counts">
@@ -87,10 +110,10 @@ function Grids({ labels }: { labels: string[] }) {
         ))}
       </div>
       <h3 className="games-grid__title">珠盘路</h3>
-      <div className="games-grid" data-testid="bead-plate">
+      <div className="games-grid" data-testid="bead-plate" ref={plateRef}>
         {plate.map((col, c) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a grid column is its position
-          <div key={c} className="games-grid__col">
+          <div key={c} className="games-grid__col" data-filled={col.some((cell) => cell !== null)}>
             {col.map((cell, r) => (
               <span
                 // biome-ignore lint/suspicious/noArrayIndexKey: a grid cell is its position
@@ -106,10 +129,10 @@ function Grids({ labels }: { labels: string[] }) {
         ))}
       </div>
       <h3 className="games-grid__title">大路</h3>
-      <div className="games-grid" data-testid="big-road">
+      <div className="games-grid" data-testid="big-road" ref={roadRef}>
         {road.columns.map((col, c) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a grid column is its position
-          <div key={c} className="games-grid__col">
+          <div key={c} className="games-grid__col" data-filled={col.some((cell) => cell !== null)}>
             {col.map((cell, r) => (
               <span
                 // biome-ignore lint/suspicious/noArrayIndexKey: a grid cell is its position

@@ -6,6 +6,13 @@ import { callApi } from '../../lib/http'
 import { clockOffset, msLeft, nextPollMs } from './countdown'
 
 export type Round = DataOf<typeof currentRound>
+export type RoundRef = Round['next']
+
+/** Where a bet placed now goes: the current round while it is open, else the next one. */
+export interface BetTarget {
+  round: RoundRef
+  msToSeal: number
+}
 
 export interface RoundView {
   round: Round | null
@@ -14,6 +21,8 @@ export interface RoundView {
   msToSeal: number
   msToDraw: number
   sealed: boolean
+  /** Null for the moment between the next round's sealing and the next fetch. */
+  target: BetTarget | null
   refresh: () => Promise<void>
 }
 
@@ -36,7 +45,8 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
   const [state, setState] = useState<{ round: Round | null; offset: number }>({ round: null, offset: 0 })
   const onDrawRef = useRef(onDraw)
   onDrawRef.current = onDraw
-  const lastDrawn = useRef<string | null>(null)
+  // undefined until the first fetch: null then means "no draw yet", which a first draw ends.
+  const lastDrawn = useRef<string | null | undefined>(undefined)
   const timer = useRef<number | undefined>(undefined)
   const inFlight = useRef(false)
 
@@ -51,8 +61,7 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
       const offset = clockOffset(round.server_time, sentAt, Date.now())
       setState({ round, offset })
       const drawn = round.previous?.round_id ?? null
-      if (lastDrawn.current !== null && drawn !== null && drawn !== lastDrawn.current)
-        onDrawRef.current(round)
+      if (isNewDraw(lastDrawn.current, drawn)) onDrawRef.current(round)
       lastDrawn.current = drawn
       wait = nextPollMs(round.ms_to_draw)
     } catch {
@@ -64,7 +73,7 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
   }, [game])
 
   useEffect(() => {
-    lastDrawn.current = null
+    lastDrawn.current = undefined
     void fetchRound()
     const onVisible = () => {
       if (document.visibilityState === 'visible') void fetchRound()
@@ -88,12 +97,29 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
     if (reachedDraw) void fetchRound()
   }, [reachedDraw, fetchRound])
 
+  const sealed = round !== null && (round.state !== 'OPEN' || msToSeal === 0)
   return {
     round,
     offset,
     msToSeal,
     msToDraw,
-    sealed: round !== null && (round.state !== 'OPEN' || msToSeal === 0),
+    sealed,
+    target: round ? betTarget(round, sealed, now, offset) : null,
     refresh: fetchRound,
   }
+}
+
+/**
+ * Whether a fetch brought a draw the page has not shown: not on the first fetch (what is drawn
+ * then is simply shown), but on every later change, the very first draw of a game included.
+ */
+export function isNewDraw(seen: string | null | undefined, drawn: string | null): boolean {
+  return seen !== undefined && drawn !== null && drawn !== seen
+}
+
+/** The round a bet placed at device time `now` goes to, and how long it stays open. */
+export function betTarget(round: Round, sealed: boolean, now: number, offset: number): BetTarget | null {
+  const candidate: RoundRef = sealed ? round.next : round
+  const msToSeal = msLeft(candidate.seal_at, now, offset)
+  return msToSeal > 0 ? { round: candidate, msToSeal } : null
 }

@@ -1,0 +1,155 @@
+import type { Page } from '@playwright/test'
+import { paths } from '../client/src/config/paths'
+import { THEMES, type Theme } from '../shared/constants'
+import { STORAGE_KEY } from '../shared/storage-keys'
+import { baseUrl, registerPlayer, scopeHeader } from './support/emu'
+import { expect, openLoggedIn, test } from './support/test'
+
+/**
+ * Nothing on any page sticks out past the screen's edge, at the phone widths players use, in both
+ * themes: an element counts as sticking out when the part of it a player could see (not clipped by
+ * a scrolling or clipping ancestor) reaches past the left or right edge of the viewport.
+ */
+
+const WIDTHS = [320, 360, 390, 414] as const
+const HEIGHT = 800
+
+/** Every route of the app, with its parameters filled in. */
+const ROUTES: string[] = Object.values(paths)
+  .filter((p) => p !== paths.root)
+  .map((p) => {
+    if (p === paths.gameResultsHistory || p === paths.gameRulesPage) return p.replace(':game', 'qukuai')
+    return p
+  })
+  .concat([
+    paths.gameRulesPage.replace(':game', 'saiche'),
+    paths.gameResultsHistory.replace(':game', 'saiche'),
+  ])
+
+interface Overflow {
+  what: string
+  left: number
+  right: number
+}
+
+/** Elements whose visible part reaches past the viewport's left or right edge. */
+function overflowing(page: Page): Promise<Overflow[]> {
+  return page.evaluate(() => {
+    const vw = document.documentElement.clientWidth
+    const out: { what: string; left: number; right: number }[] = []
+    const describeEl = (el: Element) => {
+      const cls =
+        typeof el.className === 'string' ? el.className.trim().split(/\s+/).slice(0, 2).join('.') : ''
+      const text = (el.textContent ?? '').trim().slice(0, 30)
+      return `${el.tagName.toLowerCase()}${cls ? `.${cls}` : ''} "${text}"`
+    }
+    if (document.documentElement.scrollWidth > vw + 1)
+      out.push({
+        what: `page scrolls sideways (${document.documentElement.scrollWidth})`,
+        left: 0,
+        right: document.documentElement.scrollWidth,
+      })
+    for (const el of document.body.querySelectorAll('*')) {
+      const style = getComputedStyle(el)
+      if (style.display === 'none' || style.visibility === 'hidden') continue
+      const rect = el.getBoundingClientRect()
+      if (rect.width === 0 || rect.height === 0) continue
+      let left = rect.left
+      let right = rect.right
+      // Clip by every ancestor that scrolls or clips sideways; a fixed element escapes its ancestors.
+      if (style.position !== 'fixed') {
+        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+          const s = getComputedStyle(a)
+          if (s.overflowX !== 'visible') {
+            const r = a.getBoundingClientRect()
+            left = Math.max(left, r.left)
+            right = Math.min(right, r.right)
+          }
+          if (s.position === 'fixed') break
+        }
+      }
+      if (right <= left) continue
+      if (left < -1 || right > vw + 1)
+        out.push({ what: describeEl(el), left: Math.round(left), right: Math.round(right) })
+    }
+    return out
+  })
+}
+
+async function setTheme(page: Page, theme: Theme) {
+  await page.evaluate(({ key, theme }) => localStorage.setItem(key, theme), { key: STORAGE_KEY.theme, theme })
+}
+
+/** Checks the page at every width; the page is laid out again after each resize. */
+async function expectFits(page: Page, label: string) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: HEIGHT })
+    await expect.poll(() => page.evaluate(() => document.documentElement.clientWidth)).toBe(width)
+    // Two frames: layout and any resize observers settle.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+    expect(await overflowing(page), `${label} at ${width} px`).toEqual([])
+  }
+}
+
+/** A page that has fetched what it shows: no skeleton left. */
+async function settled(page: Page) {
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+  await expect(page.locator('.adm-skeleton')).toHaveCount(0, { timeout: 10_000 })
+}
+
+for (const theme of THEMES) {
+  test(`no page is wider than the screen (${theme})`, async ({ page }) => {
+    test.setTimeout(240_000)
+    const player = await registerPlayer()
+    await openLoggedIn(page, paths.home, player)
+    await setTheme(page, theme)
+    for (const route of ROUTES) {
+      await page.goto(route === paths.verify ? `${route}?game=qukuai&round=1` : route)
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+      await settled(page)
+      await expectFits(page, `${route} (${theme})`)
+    }
+  })
+
+  test(`the bet confirmation sheet fits the screen in every betting game (${theme})`, async ({
+    page,
+    scope,
+  }) => {
+    test.setTimeout(120_000)
+    const player = await registerPlayer()
+    const res = await fetch(`${baseUrl()}/__emu/scenarios/deposit-arrives/activate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...scopeHeader(scope) },
+      body: JSON.stringify({
+        scope,
+        params: { phone: player.phone, password: player.password, amount: '5000' },
+      }),
+    })
+    expect(res.ok).toBe(true)
+    await openLoggedIn(page, paths.home, player)
+    await setTheme(page, theme)
+    for (const route of [
+      paths.gameBlock,
+      paths.gameHashSize,
+      paths.gameFastThree,
+      paths.gameTimeColour,
+      paths.gameRacing,
+    ]) {
+      await page.goto(route)
+      await settled(page)
+      await expect(page.getByTestId('balance')).toHaveText(/5,?000/)
+      // Picks that never oppose each other: the first bet type of up to three different groups.
+      const groups = page.locator('.games-slip__group')
+      const picks = Math.min(3, await groups.count())
+      for (let i = 0; i < picks; i++) await groups.nth(i).locator('[data-bet-type]').first().click()
+      await page.locator('.games-chip', { hasText: /^100$/ }).click()
+      await page.getByRole('button', { name: /^投注/ }).click()
+      const sheet = page.locator('.games-confirm')
+      await expect(sheet).toBeVisible()
+      await expect(sheet.getByRole('button', { name: '确认投注' })).toBeVisible()
+      await expectFits(page, `confirmation sheet of ${route} (${theme})`)
+      await sheet.getByRole('button', { name: '取消' }).click()
+      await expect(sheet).toBeHidden()
+    }
+  })
+}
