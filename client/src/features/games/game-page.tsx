@@ -16,6 +16,7 @@ import {
 import type { GameCode } from '../../../../shared/games/config'
 import { BalanceText } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { ResponsibleLink } from '../../components/responsible-link/responsible-link'
 import { loginPath, paths } from '../../config/paths'
 import { callApi, newIdempotencyKey } from '../../lib/http'
 import { refreshBalance } from '../../lib/session-actions'
@@ -119,6 +120,7 @@ function GameView({ game }: { game: GameCode }) {
         <Link to={rulesPath(game)}>玩法规则</Link>
         <Link to={paths.betHistory}>我的投注</Link>
       </div>
+      <ResponsibleLink />
     </PageShell>
   )
 }
