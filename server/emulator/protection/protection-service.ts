@@ -146,8 +146,12 @@ export class ProtectionService {
     return session.created_at
   }
 
+  /**
+   * On the request's clock, like the session it belongs to: a tester's scoped clock moves the
+   * reminder for their own session without moving the world.
+   */
   realityCheck(playerId: number, token: string): RealityCheck {
-    const now = this.now()
+    const now = this.deps.clock.requestNow()
     const start = this.sessionStart(token)
     const interval = this.repo.interval(playerId)
     const last = this.repo.acknowledgedAt(hashToken(token)) ?? start
@@ -171,7 +175,7 @@ export class ProtectionService {
   /** "继续游戏": the next reminder comes one interval from now. */
   acknowledge(playerId: number, token: string): RealityCheck {
     this.sessionStart(token)
-    immediate(this.deps.db, () => this.repo.acknowledge(hashToken(token), this.now()))
+    immediate(this.deps.db, () => this.repo.acknowledge(hashToken(token), this.deps.clock.requestNow()))
     return this.realityCheck(playerId, token)
   }
 
