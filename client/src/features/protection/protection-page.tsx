@@ -174,7 +174,6 @@ function LimitEditor({
         {LIMIT_KIND_LABEL[kind]}
       </p>
       <Input
-        aria-label="限额金额"
         placeholder="请输入金额 (USDT)"
         inputMode="decimal"
         value={amount}
@@ -294,7 +293,6 @@ function ExclusionForm() {
         <List.Item>
           <Input
             type="password"
-            aria-label="登录密码"
             autoComplete="current-password"
             placeholder="请输入登录密码以确认"
             value={password}
