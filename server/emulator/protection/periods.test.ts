@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { addCstMonths, cstDate, cstMinute, periodRange } from './periods'
+import { exclusionEnd } from './protection-service'
 
 // 2026-11-22 is a Sunday; 12:00 CST is 04:00 UTC.
 const SUNDAY_NOON = Date.UTC(2026, 10, 22, 4)
@@ -39,5 +40,18 @@ describe('business periods (China Standard Time)', () => {
   it('formats dates and minutes in CST', () => {
     expect(cstDate(cst(2026, 11, 23) - 1)).toBe('2026-11-22')
     expect(cstMinute(SUNDAY_NOON)).toBe('2026-11-22 12:00')
+  })
+})
+
+describe('exclusion lengths', () => {
+  it('time-outs run in hours, self-exclusions in CST calendar months', () => {
+    const HOUR = 3_600_000
+    expect(exclusionEnd('24h', SUNDAY_NOON)).toBe(SUNDAY_NOON + 24 * HOUR)
+    expect(exclusionEnd('7d', SUNDAY_NOON)).toBe(SUNDAY_NOON + 7 * 24 * HOUR)
+    expect(exclusionEnd('30d', SUNDAY_NOON)).toBe(SUNDAY_NOON + 30 * 24 * HOUR)
+    expect(exclusionEnd('6w', SUNDAY_NOON)).toBe(SUNDAY_NOON + 42 * 24 * HOUR)
+    expect(exclusionEnd('6m', SUNDAY_NOON)).toBe(cst(2027, 5, 22, 12))
+    expect(exclusionEnd('1y', SUNDAY_NOON)).toBe(cst(2027, 11, 22, 12))
+    expect(exclusionEnd('5y', SUNDAY_NOON)).toBe(cst(2031, 11, 22, 12))
   })
 })

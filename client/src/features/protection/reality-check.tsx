@@ -29,20 +29,21 @@ export function RealityCheckWatch() {
   const data = check.data
   const [busy, setBusy] = useState(false)
 
-  // Read again when the next reminder falls due (the server's "now" minus ours is the offset).
+  const { mutate } = check
+  // Read again when the next reminder falls due, counted on the server's clock from its answer.
   useEffect(() => {
     if (!data || data.next_due_at === null || isDue(data)) return
     const wait = Math.min(data.next_due_at - data.now, 2 ** 31 - 1)
-    const timer = setTimeout(() => check.mutate(), wait)
+    const timer = setTimeout(() => mutate(), wait)
     return () => clearTimeout(timer)
-  }, [data, check])
+  }, [data, mutate])
 
   if (!data || !isDue(data)) return null
 
   const keepPlaying = async () => {
     setBusy(true)
     try {
-      await check.mutate(await callApi(acknowledgeRealityCheck), { revalidate: false })
+      await mutate(await callApi(acknowledgeRealityCheck), { revalidate: false })
     } catch {
       // callApi showed why.
     } finally {
