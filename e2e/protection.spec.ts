@@ -125,6 +125,17 @@ test('net position shows the ledger’s totals per span with a chart', async ({ 
   await expect(page.getByTestId('net-chart').locator('rect')).toHaveCount(30)
   await page.getByText('近 7 天', { exact: true }).click()
   await expect(page.getByTestId('net-chart').locator('rect')).toHaveCount(7)
+
+  // A chosen range of ten business days (CST), ending today.
+  const cstDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10)
+  const today = cstDay(Date.now())
+  const start = cstDay(Date.now() - 9 * 86_400_000)
+  await page.getByText('自选区间', { exact: true }).click()
+  await page.getByLabel('开始日期').fill(start)
+  await page.getByLabel('结束日期').fill(today)
+  await page.getByRole('button', { name: '查询' }).click()
+  await expect(page.getByTestId('net-span')).toContainText(`${start} 至 ${today}`)
+  await expect(page.getByTestId('net-chart').locator('rect')).toHaveCount(10)
 })
 
 test('a server without the protection endpoints hides them; the pages still work', async ({
