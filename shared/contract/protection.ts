@@ -11,6 +11,7 @@ import {
   phoneField,
   timestamp,
 } from './fields'
+import { positiveAmountField } from './wallet'
 
 /**
  * Player protection: deposit and loss limits, the reality check, time-out and self-exclusion, and
@@ -204,7 +205,7 @@ export const excludedWithdraw = defineEndpoint({
     password: passwordField,
     /** One of the player's bound addresses; the default one when left out. */
     wallet_id: idParam.optional(),
-    amount: amountField.refine((v) => /[1-9]/.test(v), { error: '金额必须大于0' }),
+    amount: positiveAmountField,
     pay_password: payPasswordField,
   }),
   data: z.object({ order_no: z.string(), amount: moneyString, fee: moneyString, balance: moneyString }),
