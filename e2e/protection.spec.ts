@@ -1,7 +1,12 @@
+import type { Page } from '@playwright/test'
 import { addFault, baseUrl, DEMO, registerPlayer } from './support/emu'
-import { expect, openLoggedIn, test } from './support/test'
+import { expect, openLoggedIn, recordToasts, test, toastsSeen } from './support/test'
 
 const MINUTE = 60_000
+
+/** Whether the page showed a toast containing this text (recorded, so a short-lived one counts). */
+const sawToast = (page: Page, text: string) =>
+  expect.poll(async () => (await toastsSeen(page)).some((t) => t.includes(text))).toBe(true)
 
 /** Moves this test's own clock (its scope), which the reality check of its session follows. */
 async function advanceScopeClock(scope: string, ms: number): Promise<void> {
@@ -33,18 +38,19 @@ test('the play-responsibly page is reached from 我的 and from a game page, wit
 })
 
 test('sets a deposit limit at once; a raise waits 24 h and the page says when', async ({ page }) => {
+  await recordToasts(page)
   await openLoggedIn(page, '/protection', await registerPlayer())
   const deposit = page.getByTestId('limits-deposit')
   await deposit.locator('.adm-list-item', { hasText: '每日' }).click()
   await deposit.getByPlaceholder('请输入金额 (USDT)').fill('100')
   await deposit.getByRole('button', { name: '保存' }).click()
-  await expect(page.locator('.adm-toast-main')).toHaveText('限额已生效')
+  await sawToast(page, '限额已生效')
   await expect(deposit.locator('.adm-list-item', { hasText: '每日' })).toContainText('100.00 USDT')
 
   await deposit.locator('.adm-list-item', { hasText: '每日' }).click()
   await deposit.getByPlaceholder('请输入金额 (USDT)').fill('500')
   await deposit.getByRole('button', { name: '保存' }).click()
-  await expect(page.locator('.adm-toast-main')).toContainText('已提交，将于')
+  await sawToast(page, '已提交，将于')
   await expect(deposit.getByTestId('limit-pending')).toContainText('调整为 500.00 USDT将于')
   await expect(deposit.locator('.adm-list-item', { hasText: '每日' })).toContainText('100.00 USDT')
 
@@ -52,16 +58,17 @@ test('sets a deposit limit at once; a raise waits 24 h and the page says when', 
   await page.goto('/hometopup')
   await page.getByPlaceholder(/^最低 /).fill('150')
   await page.getByRole('button', { name: '提交充值订单' }).click()
-  await expect(page.locator('.adm-toast-main')).toContainText('超出每日充值限额 100.00 USDT')
+  await sawToast(page, '超出每日充值限额 100.00 USDT')
 })
 
 test('the reality check comes when the interval is up, survives a reload, and comes back after 继续游戏', async ({
   page,
   scope,
 }) => {
+  await recordToasts(page)
   await openLoggedIn(page, '/protection', await registerPlayer())
   await page.getByTestId('reality-check-settings').getByText('15 分钟').click()
-  await expect(page.locator('.adm-toast-main')).toHaveText('每 15 分钟提醒一次')
+  await sawToast(page, '每 15 分钟提醒一次')
   const dialog = page.getByTestId('reality-check')
   await expect(dialog).toBeHidden()
 
@@ -89,6 +96,7 @@ test('the reality check comes when the interval is up, survives a reload, and co
 })
 
 test('a time-out needs the password, logs out at once, and login then says until when', async ({ page }) => {
+  await recordToasts(page)
   const player = await registerPlayer()
   await openLoggedIn(page, '/protection', player)
   const form = page.getByTestId('exclusion-form')
@@ -104,7 +112,7 @@ test('a time-out needs the password, logs out at once, and login then says until
   await page.getByPlaceholder('请输入手机号').fill(player.phone)
   await page.getByPlaceholder('请输入密码').fill(player.password)
   await page.getByRole('button', { name: '登录' }).click()
-  await expect(page.locator('.adm-toast-main')).toContainText('您已选择暂停游戏，至')
+  await sawToast(page, '您已选择暂停游戏，至')
 
   await page.goto('/protection/withdraw')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('暂停期提现')
@@ -147,12 +155,16 @@ test('a server without the protection endpoints hides them; the pages still work
     match: { path: '/api/protection/**' },
     action: { type: 'status', status: 404, body: 'Not Found' },
   })
+  await recordToasts(page)
+  const noFailureToast = async () =>
+    expect((await toastsSeen(page)).filter((t) => t.includes('请求失败'))).toEqual([])
   await openLoggedIn(page, '/protection')
   await expect(page.getByTestId('protection-missing')).toHaveText('当前服务暂不支持此功能。')
+  await noFailureToast()
   await page.goto('/responsible')
   await expect(page.getByTestId('house-edge')).toContainText('快三')
   await expect(page.getByTestId('protection-links')).toBeHidden()
-  await expect(page.locator('.adm-toast-main')).toBeHidden()
+  await noFailureToast()
   await page.goto('/home')
   await expect(page.getByTestId('reality-check')).toBeHidden()
   expect(pageErrors).toEqual([])
