@@ -37,8 +37,8 @@ function NetPosition() {
   const res = useProtectionRead(netPosition, range ?? {})
   const data = res.data
   const totals = data?.spans.find((s) => s.span === span)
-  // The chart follows the chosen range, or the last 30 days.
-  const days = span === '7d' ? data?.daily.slice(-7) : span === 'today' ? data?.daily.slice(-1) : data?.daily
+  // The chart shows the last 7 days for today and 7 days, else the whole range (30 days by default).
+  const days = span === '7d' || span === 'today' ? data?.daily.slice(-7) : data?.daily
 
   return (
     <div className="protection-page">

@@ -225,6 +225,7 @@ function RealityCheckSettings() {
         <List.Item description="每玩满所选时间，弹窗显示本次登录的游戏时长和输赢。">
           <SectionState availability={check.availability} onRetry={() => check.mutate()}>
             <Selector
+              className="protection-selector"
               columns={4}
               options={REALITY_CHECK_INTERVALS.map((m) => ({ label: INTERVAL_LABEL(m), value: m }))}
               value={check.data ? [check.data.interval_minutes] : []}
@@ -279,6 +280,7 @@ function ExclusionForm() {
         <List key={kind} header={kind === 'timeout' ? '暂停游戏（冷静期）' : '自我排除'} mode="card">
           <List.Item>
             <Selector
+              className="protection-selector"
               columns={kind === 'timeout' ? 4 : 3}
               options={exclusionPeriodSchema.options
                 .filter((p) => EXCLUSION_PERIODS[p].kind === kind)
