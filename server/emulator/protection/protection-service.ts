@@ -59,8 +59,9 @@ export function exclusionEnd(period: ExclusionPeriod, at: number): number {
 }
 
 /**
- * Player protection on the emulator clock (the world clock, as money and its days follow it):
- * limits with their cooling-off, the reality check, time-out and self-exclusion, the net position.
+ * Player protection on the emulator clock: limits with their cooling-off, time-out and
+ * self-exclusion and the net position on the world clock (as money and its days are); the reality
+ * check on the request's clock (as the session it belongs to is).
  */
 export class ProtectionService {
   constructor(private readonly deps: ProtectionDeps) {}
