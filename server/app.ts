@@ -18,6 +18,7 @@ import { accountRoutes } from './routes/api/account-routes'
 import { agentRoutes } from './routes/api/agent-routes'
 import { contentRoutes } from './routes/api/content-routes'
 import { gamesRoutes } from './routes/api/games-routes'
+import { protectionRoutes } from './routes/api/protection-routes'
 import { walletRoutes } from './routes/api/wallet-routes'
 import { controlRoutes } from './routes/emu/control-routes'
 import { gamesControlRoutes } from './routes/emu/games-control'
@@ -105,6 +106,7 @@ export async function buildApp(
       await api.register(agentRoutes, { config })
       await api.register(contentRoutes, { config })
       await api.register(walletRoutes, { config })
+      await api.register(protectionRoutes, { config })
     })
   } else if (config.UPSTREAM_URL) {
     await app.register(upstreamProxy, {

@@ -375,6 +375,39 @@ export const MIGRATIONS: readonly Migration[] = [
     // rows of one bet share its reference, so a raised stake inserted into the middle of it.
     sql: `DROP INDEX ledger_ref;`,
   },
+  {
+    id: 2000,
+    name: 'player protection',
+    // Limits keep the one in force and a raise or removal waiting out its cooling-off; exclusions
+    // only ever end later; reality-check reminders are acknowledged per session.
+    sql: `
+      CREATE TABLE protection_limits (
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        kind TEXT NOT NULL CHECK (kind IN ('deposit', 'loss')),
+        period TEXT NOT NULL CHECK (period IN ('day', 'week', 'month')),
+        limit_micro INTEGER CHECK (limit_micro >= 0),
+        pending_micro INTEGER CHECK (pending_micro >= 0),
+        pending_at INTEGER,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (player_id, kind, period)
+      ) WITHOUT ROWID;
+      CREATE TABLE protection_exclusions (
+        player_id INTEGER PRIMARY KEY REFERENCES players(id),
+        kind TEXT NOT NULL CHECK (kind IN ('timeout', 'self_exclusion')),
+        period TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        ends_at INTEGER NOT NULL
+      );
+      CREATE TABLE protection_reality_checks (
+        player_id INTEGER PRIMARY KEY REFERENCES players(id),
+        interval_minutes INTEGER NOT NULL CHECK (interval_minutes IN (0, 15, 30, 60))
+      );
+      CREATE TABLE protection_reality_acks (
+        token_hash TEXT PRIMARY KEY,
+        acknowledged_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ]
 
 export function migrate(db: Db): number {

@@ -8,6 +8,7 @@ import { accountSeeder, demoLogin } from '../emulator/account/account-seeder'
 import { AccountService } from '../emulator/account/account-service'
 import type { EmuClock } from '../emulator/clock'
 import { bumpLedgerGeneration, LedgerRepository } from '../emulator/ledger/ledger-repository'
+import { protectionGuard } from '../emulator/protection/protection-guard'
 import { isSeeded, reseed, type Seeder } from '../emulator/seed'
 import { Ticker } from '../emulator/ticker'
 import { sessionExpired } from '../http/api-error'
@@ -64,18 +65,20 @@ export const emulatorPlugin = fp(
       reset: async () => {
         await reseed(db, seeders, seedCtx())
         accounts.sessions.clearCache()
+        protectionGuard(db).reload()
         bumpLedgerGeneration(db)
       },
     }
     app.decorate('emu', emu)
     app.decorateRequest('player', null)
 
+    const protection = protectionGuard(db)
     // On the request's clock: a tester's scope clock can expire their own session without moving the world.
     app.decorate('authenticate', (request: FastifyRequest) => {
       const token = request.headers[TOKEN_HEADER]
       if (typeof token !== 'string' || token === '') throw sessionExpired()
       const session = accounts.sessions.live(token, clock.requestNow())
-      if (!session) throw sessionExpired()
+      if (!session || !protection.sessionAllowed(session.player_id, clock.now())) throw sessionExpired()
       request.player = { id: session.player_id, token }
     })
 

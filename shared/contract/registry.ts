@@ -13,6 +13,7 @@ import { AGENT_ENDPOINTS } from './agent'
 import { CONTENT_ENDPOINTS } from './content'
 import type { Endpoint } from './endpoint'
 import { GAME_ENDPOINTS } from './games'
+import { PROTECTION_ENDPOINTS } from './protection'
 import { WALLET_ENDPOINTS } from './wallet'
 
 /** Every endpoint, for OpenAPI and for the checks that run over all of them. */
@@ -30,4 +31,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...GAME_ENDPOINTS,
   ...AGENT_ENDPOINTS,
   ...CONTENT_ENDPOINTS,
+  ...PROTECTION_ENDPOINTS,
 ]

@@ -136,6 +136,18 @@ const standalone: RouteObject[] = [
   page(paths.activityDetail, { title: '活动详情', back: paths.activity }, () =>
     import('../features/content/activity-detail-page').then((m) => m.ActivityDetailPage),
   ),
+  page(paths.responsible, { title: '负责任博彩' }, () =>
+    import('../features/protection/responsible-page').then((m) => m.ResponsiblePage),
+  ),
+  page(paths.protection, { title: '游戏限制与自我保护', back: paths.responsible }, () =>
+    import('../features/protection/protection-page').then((m) => m.ProtectionPage),
+  ),
+  page(paths.netPosition, { title: '输赢统计', back: paths.responsible }, () =>
+    import('../features/protection/net-position-page').then((m) => m.NetPositionPage),
+  ),
+  page(paths.excludedWithdraw, { title: '暂停期提现', back: paths.responsible }, () =>
+    import('../features/protection/excluded-withdraw-page').then((m) => m.ExcludedWithdrawPage),
+  ),
 ]
 
 export const routes: RouteObject[] = [

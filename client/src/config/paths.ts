@@ -37,6 +37,10 @@ export const paths = {
   gameResultsHistory: '/games/:game/history',
   gameRulesPage: '/games/:game/rules',
   verify: '/verify',
+  responsible: '/responsible',
+  protection: '/protection',
+  netPosition: '/net-position',
+  excludedWithdraw: '/protection/withdraw',
 } as const
 
 export type AppPath = (typeof paths)[keyof typeof paths]

@@ -160,6 +160,24 @@ describe('callApi against the emulator', () => {
     expect(navigations).toEqual([])
   })
 
+  it('quiet calls throw without a toast, for probing an endpoint an upstream may lack', async () => {
+    await addFault({
+      match: { path: '/api/api2/announcement' },
+      action: { type: 'status', status: 404, body: 'Not Found' },
+    })
+    const { announcement } = await import('../../../shared/contract/account')
+    // A loud one first, so the toast code is loaded and the quiet one would show as fast.
+    await rejection(callApi(announcement))
+    await expectToast('HTTP 404')
+    clearToast()
+    await vi.waitFor(() => expect(document.body.textContent).not.toContain('HTTP 404'))
+    const err = await rejection(callApi(announcement, {}, { quiet: true }))
+    expect(err).toMatchObject({ kind: 'http', message: '请求失败（HTTP 404）' })
+    // Given as long as expectToast gives a loud call's toast to show.
+    await expect(expectToast('HTTP 404')).rejects.toThrow()
+    expect(navigations).toEqual([])
+  })
+
   it('reports a connection reset as a network error', async () => {
     await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'reset' } })
     const { announcement } = await import('../../../shared/contract/account')

@@ -65,6 +65,11 @@ export interface CallOptions {
    * one, each call gets a fresh key.
    */
   idempotencyKey?: string
+  /**
+   * Failures are thrown without a toast (a lost session is still handled): for probing an
+   * endpoint of ours that an upstream may not have, where the caller hides what it cannot show.
+   */
+  quiet?: boolean
 }
 
 /** A random key; crypto.randomUUID needs a secure context, getRandomValues does not. */
@@ -128,8 +133,8 @@ export function showsLoadingToast(endpoint: Endpoint, body: unknown): boolean {
   return !(body !== null && typeof body === 'object' && !(body instanceof Blob) && 'token' in body)
 }
 
-function fail(kind: ApiErrorKind, message: string, details?: ApiError['details']): never {
-  if (kind !== 'aborted') showToast(message)
+function fail(kind: ApiErrorKind, message: string, details?: ApiError['details'], quiet = false): never {
+  if (kind !== 'aborted' && !quiet) showToast(message)
   throw new ApiError(kind, message, details)
 }
 
@@ -191,10 +196,10 @@ async function exchange(
     status = res.status
     text = await res.text()
   } catch (err) {
-    if (timedOut) fail('timeout', MSG.timeout)
+    if (timedOut) fail('timeout', MSG.timeout, {}, options.quiet)
     if (options.signal?.aborted) fail('aborted', 'aborted')
     console.error(`${endpoint.method} ${endpoint.path} failed`, err)
-    return fail('network', MSG.network)
+    return fail('network', MSG.network, {}, options.quiet)
   } finally {
     clearTimeout(timer)
     clearTimeout(loadingTimer)
@@ -210,26 +215,36 @@ async function exchange(
       status >= 200 && status < 300
         ? `${MSG.requestFailed}（响应格式错误）`
         : `${MSG.requestFailed}（HTTP ${status}）`
-    fail(status >= 200 && status < 300 ? 'invalid-response' : 'http', message, { status })
+    fail(status >= 200 && status < 300 ? 'invalid-response' : 'http', message, { status }, options.quiet)
   }
   const details = { status, code: envelope.code, envelope }
   if (isSessionLostCode(envelope.code)) {
     loseSession(envelopeMessage(envelope) ?? MSG.sessionExpired, details, 'session')
   }
   if (!isSuccessCode(envelope.code)) {
-    fail('business', envelopeMessage(envelope) ?? MSG.requestFailed, details)
+    fail('business', envelopeMessage(envelope) ?? MSG.requestFailed, details, options.quiet)
   }
   if (status < 200 || status >= 300) {
-    fail('http', envelopeMessage(envelope) ?? `${MSG.requestFailed}（HTTP ${status}）`, details)
+    fail(
+      'http',
+      envelopeMessage(envelope) ?? `${MSG.requestFailed}（HTTP ${status}）`,
+      details,
+      options.quiet,
+    )
   }
   return envelope
 }
 
-function parseData<S extends z.ZodType>(endpoint: Endpoint, schema: S, envelope: LooseEnvelope): z.output<S> {
+function parseData<S extends z.ZodType>(
+  endpoint: Endpoint,
+  schema: S,
+  envelope: LooseEnvelope,
+  quiet = false,
+): z.output<S> {
   const data = schema.safeParse(envelope.data)
   if (!data.success) {
     console.error(`${endpoint.method} ${endpoint.path}: data does not match the contract`, data.error.issues)
-    fail('invalid-response', `${MSG.requestFailed}（响应格式错误）`, { code: envelope.code, envelope })
+    fail('invalid-response', `${MSG.requestFailed}（响应格式错误）`, { code: envelope.code, envelope }, quiet)
   }
   return data.data
 }
@@ -239,7 +254,12 @@ export async function callApi<E extends Endpoint>(
   input: CallInput<E> = {},
   options: CallOptions = {},
 ): Promise<DataOf<E>> {
-  return parseData<E['data']>(endpoint, endpoint.data, await exchange(endpoint, input, options))
+  return parseData<E['data']>(
+    endpoint,
+    endpoint.data,
+    await exchange(endpoint, input, options),
+    options.quiet,
+  )
 }
 
 /** The same call for code that holds an endpoint of no particular type (SWR's fetcher). */
@@ -248,5 +268,5 @@ export async function callEndpoint(
   input: { query?: unknown; body?: unknown } = {},
   options: CallOptions = {},
 ): Promise<unknown> {
-  return parseData(endpoint, endpoint.data, await exchange(endpoint, input, options))
+  return parseData(endpoint, endpoint.data, await exchange(endpoint, input, options), options.quiet)
 }

@@ -8,6 +8,7 @@ import type { Config } from '../../config'
 import { type Db, immediate } from '../../db/database'
 import { ApiError, fail } from '../../http/api-error'
 import type { EmuClock } from '../clock'
+import { protectionGuard } from '../protection/protection-guard'
 import { AccountRepository, maskPhone, type PlayerRow } from './account-repository'
 import { hashPassword, verifyPassword } from './passwords'
 import { SessionRepository } from './session-repository'
@@ -91,6 +92,7 @@ export class AccountService {
       throw fail(SERVER_MSG.wrongPassword)
     }
     if (!(await verifyPassword(player.password_hash, password))) throw fail(SERVER_MSG.wrongPassword)
+    protectionGuard(this.db).assertLogin(player.id, this.clock.now())
     const session = immediate(this.db, () =>
       this.sessions.create(player.id, this.clock.now(), this.config.SESSION_TTL_MS),
     )

@@ -27,6 +27,7 @@ export class SessionRepository {
   private readonly byHash
   private readonly end
   private readonly endForPlayer
+  private readonly endEveryForPlayer
 
   constructor(db: Db) {
     this.insert = db.prepare(
@@ -36,6 +37,9 @@ export class SessionRepository {
     this.end = db.prepare('UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL')
     this.endForPlayer = db.prepare(
       'UPDATE sessions SET ended_at = ? WHERE player_id = ? AND ended_at IS NULL AND token_hash != ?',
+    )
+    this.endEveryForPlayer = db.prepare(
+      'UPDATE sessions SET ended_at = ? WHERE player_id = ? AND ended_at IS NULL',
     )
   }
 
@@ -74,5 +78,11 @@ export class SessionRepository {
   endOthers(playerId: number, keepToken: string, now: number): number {
     this.cache.deleteWhere((row, token) => row.player_id === playerId && token !== keepToken)
     return this.endForPlayer.run(now, playerId, hashToken(keepToken)).changes
+  }
+
+  /** Ends every session of a player (a time-out or self-exclusion). */
+  endAll(playerId: number, now: number): number {
+    this.cache.deleteWhere((row) => row.player_id === playerId)
+    return this.endEveryForPlayer.run(now, playerId).changes
   }
 }

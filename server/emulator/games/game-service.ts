@@ -42,6 +42,7 @@ import { type Db, immediate } from '../../db/database'
 import { ApiError, fail, invalidInput, notFound } from '../../http/api-error'
 import type { EmuClock } from '../clock'
 import { InsufficientFundsError, type LedgerRepository } from '../ledger/ledger-repository'
+import { protectionGuard } from '../protection/protection-guard'
 import { BetAddressRepository, type BetAddressRow } from './bet-address-repository'
 import { ChainStore } from './chain-store'
 import { type BetRow, type DrawRow, GameRepository, type TransferRow } from './game-repository'
@@ -447,6 +448,11 @@ export class GameService {
           throw fail(GAME_MSG.bothSides(bt.label, this.betType(game, other).label))
         if ((held.get(type) ?? 0) + amount > max) throw fail(GAME_MSG.aboveMax(bt.label, limits.max_stake))
       }
+      protectionGuard(this.db).assertStake(
+        playerId,
+        [...wanted.values()].reduce((a, b) => a + b, 0),
+        now,
+      )
       const placed: BetRow[] = []
       let balance = 0
       for (const [type, amount] of wanted) {
@@ -641,7 +647,7 @@ export class GameService {
               ? GAME_MSG.outOfLimits
               : other && held.has(other)
                 ? GAME_MSG.bothSides(this.betType(game, side).label, this.betType(game, other).label)
-                : null
+                : protectionGuard(this.db).stakeRefusal(owner.player_id, amount, now)
       const base = { playerId: owner.player_id, currency: 'USDT' as const, amountMicro: amount, at: now }
       if (side === null || reason !== null) {
         const tid = this.repo.insertTransfer({

@@ -5,6 +5,7 @@ import { formatAmount } from '../../../shared/money'
 import { tronAddressFromAccountId } from '../../../shared/tron'
 import { immediate } from '../../db/database'
 import { fail, notFound } from '../../http/api-error'
+import { protectionGuard } from '../protection/protection-guard'
 import { DepositRepository } from './deposit-repository'
 import type { HistoryFilter } from './paged-query'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
@@ -68,6 +69,7 @@ export class DepositService {
       const now = this.ctx.clock.worldNow()
       if (this.deposits.countPending(playerId) >= s.maxPendingOrders)
         throw fail(WALLET_MSG.tooManyPendingDeposits)
+      protectionGuard(this.ctx.db).assertDeposit(playerId, amountMicro, now)
       const row = this.deposits.create({
         orderNo: orderNo('D', now),
         playerId,

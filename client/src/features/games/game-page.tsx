@@ -16,6 +16,7 @@ import {
 import type { GameCode } from '../../../../shared/games/config'
 import { BalanceText } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { ResponsibleLink } from '../../components/responsible-link/responsible-link'
 import { loginPath, paths } from '../../config/paths'
 import { copyText } from '../../lib/copy'
 import { truncate } from '../../lib/format'
@@ -143,6 +144,7 @@ function GameView({ game }: { game: GameCode }) {
           我的投注
         </Link>
       </div>
+      <ResponsibleLink />
       {rules.data ? (
         <BetBar
           game={game}

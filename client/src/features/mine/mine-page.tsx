@@ -24,6 +24,7 @@ const ACCOUNT_LINKS = [
   { path: paths.performanceRecord, title: '业绩记录' },
   { path: paths.securityCenter, title: '安全中心' },
   { path: paths.newbie, title: '新手指引' },
+  { path: paths.responsible, title: '负责任博彩' },
 ] as const
 
 export function MinePage() {

@@ -1,0 +1,41 @@
+import useSWR, { type KeyedMutator } from 'swr'
+import type { DataOf, Endpoint, QueryOf } from '../../../../shared/contract/endpoint'
+import { type ApiError, callApi } from '../../lib/http'
+
+/**
+ * `missing`: the server does not answer this endpoint (an upstream without our protection
+ * endpoints: a 404, an unknown-endpoint envelope, an answer of another shape), so the section is
+ * hidden. `offline`: the call did not get through; it may be tried again.
+ */
+export type Availability = 'loading' | 'ready' | 'missing' | 'offline'
+
+export const isMissing = (error: ApiError): boolean =>
+  error.kind === 'http' || error.kind === 'business' || error.kind === 'invalid-response'
+
+export interface ProtectionRead<E extends Endpoint> {
+  readonly data: DataOf<E> | undefined
+  readonly availability: Availability
+  readonly mutate: KeyedMutator<DataOf<E>>
+}
+
+/** Reads a protection endpoint quietly: a server without it hides the section instead of a toast. */
+export function useProtectionRead<E extends Endpoint>(
+  endpoint: E,
+  query?: QueryOf<E> | null,
+  refreshInterval = 0,
+): ProtectionRead<E> {
+  const { data, error, mutate } = useSWR<DataOf<E>, ApiError>(
+    query === null ? null : ['quiet', endpoint.path, query ?? null],
+    () => callApi(endpoint, query ? { query } : {}, { quiet: true }),
+    // Only while the server answers: an upstream without the endpoint is not asked again and again.
+    { shouldRetryOnError: false, refreshInterval: (latest) => (latest ? refreshInterval : 0) },
+  )
+  const availability: Availability = data
+    ? 'ready'
+    : error
+      ? isMissing(error)
+        ? 'missing'
+        : 'offline'
+      : 'loading'
+  return { data, availability, mutate }
+}

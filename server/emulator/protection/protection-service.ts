@@ -1,0 +1,294 @@
+import { BUSINESS_UTC_OFFSET_MS, DAY_MS, dayStartOf, startOfDay } from '../../../shared/business-day'
+import {
+  EXCLUSION_PERIODS,
+  type ExclusionPeriod,
+  exclusionPeriodSchema,
+  LIMIT_COOLING_OFF_MS,
+  LIMIT_KINDS,
+  LIMIT_PERIODS,
+  type LimitKind,
+  type LimitPeriod,
+  type LimitView,
+  NET_POSITION_MAX_DAYS,
+  type NetPositionTotals,
+  type RealityCheck,
+  type RealityCheckInterval,
+} from '../../../shared/contract/protection'
+import { CODE } from '../../../shared/envelope'
+import { formatAmount } from '../../../shared/money'
+import { type Db, immediate } from '../../db/database'
+import { ApiError, fail, invalidInput } from '../../http/api-error'
+import type { AccountRepository } from '../account/account-repository'
+import { verifyPassword } from '../account/passwords'
+import { hashToken, type SessionRepository } from '../account/session-repository'
+import type { EmuClock } from '../clock'
+import type { WithdrawalService } from '../wallet/withdrawal-service'
+import { addCstMonths, cstDate, periodRange } from './periods'
+import { effectiveLimit, PROTECTION_MSG, type ProtectionGuard } from './protection-guard'
+import type { LedgerTotalsRow } from './protection-repository'
+
+const MINUTE = 60_000
+const HOUR = 3_600_000
+
+export interface ProtectionDeps {
+  readonly db: Db
+  readonly clock: EmuClock
+  readonly guard: ProtectionGuard
+  readonly accounts: AccountRepository
+  readonly sessions: SessionRepository
+  readonly withdrawals: WithdrawalService
+}
+
+/** Totals of the ledger as the contract sends them. */
+function totalsView(t: LedgerTotalsRow): NetPositionTotals {
+  return {
+    deposits: formatAmount(t.deposits),
+    withdrawals: formatAmount(t.withdrawals),
+    stakes: formatAmount(t.stakes),
+    payouts: formatAmount(t.payouts),
+    net_result: formatAmount(t.payouts - t.stakes),
+    other: formatAmount(t.other),
+  }
+}
+
+const ZERO_TOTALS: LedgerTotalsRow = { deposits: 0, withdrawals: 0, stakes: 0, payouts: 0, other: 0 }
+
+/** When an exclusion chosen at `at` ends. */
+export function exclusionEnd(period: ExclusionPeriod, at: number): number {
+  const p = EXCLUSION_PERIODS[period]
+  return 'hours' in p ? at + p.hours * HOUR : addCstMonths(at, p.months)
+}
+
+/**
+ * Player protection on the emulator clock: limits with their cooling-off, time-out and
+ * self-exclusion and the net position on the world clock (as money and its days are); the reality
+ * check on the request's clock (as the session it belongs to is).
+ */
+export class ProtectionService {
+  constructor(private readonly deps: ProtectionDeps) {}
+
+  private get repo() {
+    return this.deps.guard.repo
+  }
+
+  private now(): number {
+    return this.deps.clock.now()
+  }
+
+  // ── limits ──
+
+  private limitView(playerId: number, kind: LimitKind, period: LimitPeriod, now: number): LimitView {
+    const { limit, pending } = effectiveLimit(this.repo.limit(playerId, kind, period), now)
+    const used = this.deps.guard.used(kind, playerId, period, now)
+    const shownUsed = Math.max(0, used)
+    return {
+      kind,
+      period,
+      limit: limit === null ? null : formatAmount(limit),
+      used: formatAmount(shownUsed),
+      remaining: limit === null ? null : formatAmount(Math.max(0, limit - used)),
+      resets_at: periodRange(period, now).end,
+      pending: pending && {
+        limit: pending.limit === null ? null : formatAmount(pending.limit),
+        effective_at: pending.at,
+      },
+    }
+  }
+
+  limits(playerId: number) {
+    const now = this.now()
+    const list = LIMIT_KINDS.flatMap((kind) =>
+      LIMIT_PERIODS.map((period) => this.limitView(playerId, kind, period, now)),
+    )
+    return { list, now }
+  }
+
+  /**
+   * A lower limit (or a first one) applies at once and drops any waiting raise; a higher one, or
+   * removal (`null`), waits 24 h. Asking again for the change already waiting keeps its time.
+   */
+  setLimit(playerId: number, kind: LimitKind, period: LimitPeriod, amountMicro: number | null) {
+    return immediate(this.deps.db, () => {
+      const now = this.now()
+      const row = this.repo.limit(playerId, kind, period)
+      const { limit, pending } = effectiveLimit(row, now)
+      const tighter = amountMicro !== null && (limit === null || amountMicro <= limit)
+      if (tighter) {
+        this.repo.saveLimit({
+          player_id: playerId,
+          kind,
+          period,
+          limit_micro: amountMicro,
+          pending_micro: null,
+          pending_at: null,
+          updated_at: now,
+        })
+      } else if (limit !== null) {
+        const same = pending !== null && pending.limit === amountMicro
+        this.repo.saveLimit({
+          player_id: playerId,
+          kind,
+          period,
+          limit_micro: limit,
+          pending_micro: amountMicro,
+          pending_at: same ? pending.at : now + LIMIT_COOLING_OFF_MS,
+          updated_at: now,
+        })
+      }
+      // Removing a limit that is not set changes nothing.
+      return { limit: this.limitView(playerId, kind, period, now), now }
+    })
+  }
+
+  // ── reality check ──
+
+  private sessionStart(token: string): number {
+    const session = this.deps.sessions.live(token, this.deps.clock.requestNow())
+    if (!session) throw new ApiError(CODE.sessionExpired, '登录已失效!')
+    return session.created_at
+  }
+
+  /**
+   * On the request's clock, like the session it belongs to: a tester's scoped clock moves the
+   * reminder for their own session without moving the world.
+   */
+  realityCheck(playerId: number, token: string): RealityCheck {
+    const now = this.deps.clock.requestNow()
+    const start = this.sessionStart(token)
+    const interval = this.repo.interval(playerId)
+    const last = this.repo.acknowledgedAt(hashToken(token)) ?? start
+    const t = this.repo.totalsBetween(playerId, start, Number.MAX_SAFE_INTEGER)
+    return {
+      interval_minutes: intervalOf(interval),
+      session_started_at: start,
+      next_due_at: interval === 0 ? null : last + interval * MINUTE,
+      now,
+      stakes: formatAmount(t.stakes),
+      payouts: formatAmount(t.payouts),
+      net_result: formatAmount(t.payouts - t.stakes),
+    }
+  }
+
+  setRealityCheck(playerId: number, token: string, minutes: RealityCheckInterval): RealityCheck {
+    immediate(this.deps.db, () => this.repo.setInterval(playerId, minutes))
+    return this.realityCheck(playerId, token)
+  }
+
+  /** "继续游戏": the next reminder comes one interval from now. */
+  acknowledge(playerId: number, token: string): RealityCheck {
+    this.sessionStart(token)
+    immediate(this.deps.db, () => this.repo.acknowledge(hashToken(token), this.deps.clock.requestNow()))
+    return this.realityCheck(playerId, token)
+  }
+
+  // ── time-out and self-exclusion ──
+
+  /**
+   * Starts at once and ends every session of the player, in one transaction. Nothing shortens it:
+   * a second one while the first runs can only end later.
+   */
+  async startExclusion(playerId: number, period: ExclusionPeriod, password: string) {
+    const player = this.deps.accounts.findById(playerId)
+    if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
+    if (!(await verifyPassword(player.password_hash, password))) throw fail(PROTECTION_MSG.wrongPassword)
+    const row = immediate(this.deps.db, () => {
+      const now = this.now()
+      this.repo.saveExclusion({
+        player_id: playerId,
+        kind: EXCLUSION_PERIODS[period].kind,
+        period,
+        started_at: now,
+        ends_at: exclusionEnd(period, now),
+      })
+      this.deps.sessions.endAll(playerId, now)
+      const saved = this.repo.exclusion(playerId)
+      if (!saved) throw new Error('exclusion vanished')
+      return saved
+    })
+    this.deps.guard.noteExclusion(playerId)
+    return {
+      kind: row.kind,
+      period: exclusionPeriodOf(row.period),
+      started_at: row.started_at,
+      ends_at: row.ends_at,
+    }
+  }
+
+  /**
+   * A withdrawal without a session, for a player whose time-out or self-exclusion refuses login:
+   * the login password proves who they are, the payment password and the usual checks guard the
+   * money, and it only goes to an address bound before.
+   */
+  async excludedWithdraw(input: {
+    phone: string
+    password: string
+    wallet_id?: number | undefined
+    amountMicro: number
+    pay_password: string
+  }) {
+    const player = this.deps.accounts.findByPhone(input.phone)
+    if (!player || !(await verifyPassword(player.password_hash, input.password)))
+      throw fail(PROTECTION_MSG.wrongPassword)
+    if (!this.deps.guard.activeExclusion(player.id, this.now())) throw fail(PROTECTION_MSG.notExcluded)
+    const walletId = input.wallet_id ?? this.defaultWallet(player.id)
+    const { order, balance } = await this.deps.withdrawals.withdraw(
+      player.id,
+      walletId,
+      input.amountMicro,
+      input.pay_password,
+    )
+    return { order_no: order.order_no, amount: order.amount, fee: order.fee, balance }
+  }
+
+  private defaultWallet(playerId: number): number {
+    const { list } = this.deps.withdrawals.addressList(playerId)
+    const chosen = list.find((a) => a.is_default) ?? list[0]
+    if (!chosen) throw fail(PROTECTION_MSG.noWallet)
+    return chosen.id
+  }
+
+  // ── net position ──
+
+  /** Per span (today, 7 days, 30 days, the chosen range) and per day of the range, from the ledger. */
+  netPosition(playerId: number, startDate?: string, endDate?: string) {
+    const now = this.now()
+    const today = dayStartOf(now)
+    const rangeEnd = endDate ? startOfDay(endDate) + DAY_MS : today + DAY_MS
+    const rangeStart = startDate ? startOfDay(startDate) : rangeEnd - 30 * DAY_MS
+    if (rangeStart >= rangeEnd) throw invalidInput('参数错误：开始日期不能晚于结束日期')
+    if (rangeEnd - rangeStart > NET_POSITION_MAX_DAYS * DAY_MS)
+      throw invalidInput(`参数错误：日期区间不能超过 ${NET_POSITION_MAX_DAYS} 天`)
+    const span = (name: 'today' | '7d' | '30d' | 'range', from: number, to: number) => ({
+      span: name,
+      start_date: cstDate(from),
+      end_date: cstDate(to - 1),
+      ...totalsView(this.repo.totalsBetween(playerId, from, to)),
+    })
+    const byDay = new Map(
+      this.repo
+        .totalsByDay(playerId, rangeStart, rangeEnd, BUSINESS_UTC_OFFSET_MS, DAY_MS)
+        .map((row) => [row.day, row]),
+    )
+    const daily = []
+    for (let at = rangeStart; at < rangeEnd; at += DAY_MS) {
+      const row = byDay.get(Math.floor((at + BUSINESS_UTC_OFFSET_MS) / DAY_MS))
+      daily.push({ date: cstDate(at), ...totalsView(row ?? ZERO_TOTALS) })
+    }
+    return {
+      spans: [
+        span('today', today, today + DAY_MS),
+        span('7d', today - 6 * DAY_MS, today + DAY_MS),
+        span('30d', today - 29 * DAY_MS, today + DAY_MS),
+        span('range', rangeStart, rangeEnd),
+      ],
+      daily,
+    }
+  }
+}
+
+function intervalOf(minutes: number): RealityCheckInterval {
+  if (minutes === 15 || minutes === 30 || minutes === 60) return minutes
+  return 0
+}
+
+const exclusionPeriodOf = (text: string): ExclusionPeriod => exclusionPeriodSchema.parse(text)

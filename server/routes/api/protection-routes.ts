@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify'
+import {
+  acknowledgeRealityCheck,
+  excludedWithdraw,
+  netPosition,
+  protectionLimits,
+  realityCheck,
+  setProtectionLimit,
+  setRealityCheck,
+  startExclusion,
+} from '../../../shared/contract/protection'
+import { toMicro } from '../../../shared/money'
+import type { Config } from '../../config'
+import { protectionGuard } from '../../emulator/protection/protection-guard'
+import { ProtectionService } from '../../emulator/protection/protection-service'
+import { walletOf } from '../../emulator/wallet/wallet-domain'
+import { contractRoute } from '../../http/contract-route'
+
+const MINUTE = 60_000
+
+/** Player protection: limits, the reality check, time-out and self-exclusion, the net position. */
+export async function protectionRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
+  const { config } = opts
+  const service = new ProtectionService({
+    db: app.emu.db,
+    clock: app.emu.clock,
+    guard: protectionGuard(app.emu.db),
+    accounts: app.emu.accounts.accounts,
+    sessions: app.emu.accounts.sessions,
+    withdrawals: walletOf(app.emu, config.FIXTURES_DIR).withdrawals,
+  })
+
+  contractRoute(app, protectionLimits, ({ player }) => service.limits(player.id))
+  contractRoute(app, setProtectionLimit, ({ player, body }) =>
+    service.setLimit(player.id, body.kind, body.period, body.amount === '' ? null : toMicro(body.amount)),
+  )
+
+  contractRoute(app, realityCheck, ({ player }) => service.realityCheck(player.id, player.token))
+  contractRoute(app, setRealityCheck, ({ player, body }) =>
+    service.setRealityCheck(player.id, player.token, body.interval_minutes),
+  )
+  contractRoute(app, acknowledgeRealityCheck, ({ player }) => service.acknowledge(player.id, player.token))
+
+  contractRoute(
+    app,
+    startExclusion,
+    ({ player, body }) => service.startExclusion(player.id, body.period, body.password),
+    { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE } },
+  )
+  contractRoute(
+    app,
+    excludedWithdraw,
+    ({ body }) =>
+      service.excludedWithdraw({
+        phone: body.phone,
+        password: body.password,
+        wallet_id: body.wallet_id,
+        amountMicro: toMicro(body.amount),
+        pay_password: body.pay_password,
+      }),
+    { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE } },
+  )
+
+  contractRoute(app, netPosition, ({ player, query }) =>
+    service.netPosition(player.id, query.start_date, query.end_date),
+  )
+}
