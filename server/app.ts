@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config, TrustProxy } from './config'
 import { EmuClock } from './emulator/clock'
-import { clientErrorHandler, installErrorHandler } from './http/error-handler'
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/error-handler'
 import { lazyChildLoggerFactory, RequestLogController } from './http/lazy-logger'
 import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
@@ -72,6 +72,7 @@ export async function buildApp(
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     return503OnClosing: true,
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     requestTimeout: 0,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>()

@@ -22,6 +22,11 @@ async function main(): Promise<void> {
     `${config.MODE} mode at http://${shown}:${port}` +
       (config.MODE === 'proxy' ? ` → ${config.UPSTREAM_URL}` : ` (database ${config.DB_PATH})`),
   )
+  if (config.MODE === 'emulator' && !config.EMU_ADMIN_TOKEN) {
+    app.log.info(
+      'control API /__emu answers this machine only; set EMU_ADMIN_TOKEN to reach it from elsewhere',
+    )
+  }
 
   let closing = false
   const shutdown = (signal: string) => {

@@ -62,6 +62,20 @@ describe('endpoints that need a session', () => {
     })
   }
 
+  it('answer session-lost to a multipart or unknown body type before parsing it', async () => {
+    for (const endpoint of AUTHED.filter((e) => e.method !== 'GET')) {
+      for (const type of ['multipart/form-data; boundary=xyz', 'application/xml']) {
+        const res = await t.app.inject({
+          method: endpoint.method,
+          url: endpoint.path,
+          headers: { 'content-type': type },
+          payload: '--xyz\r\nContent-Disposition: form-data; name="amount"\r\n\r\n1',
+        })
+        expect(res.json(), `${endpoint.id} ${type}`).toEqual(SESSION_LOST)
+      }
+    }
+  })
+
   it('still validate the body once the session is known', async () => {
     for (const endpoint of AUTHED.filter((e) => e.body)) {
       const res = await t.app.inject(badRequest(endpoint, { token }))

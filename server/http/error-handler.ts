@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify'
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { API_HEADERS } from '../plugins/security'
@@ -81,4 +81,13 @@ export function clientErrorHandler(this: FastifyInstance, err: ConnectionError, 
     )
   }
   socket.destroy(err)
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode (a broken percent-escape) or a parameter
+ * too long, answered in the envelope. Hooks have not run, so the API headers are set here.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  reply.log.debug({ err: error }, 'unreadable URL')
+  reply.code(400).headers(API_HEADERS).send(failure(CODE.invalidInput, '请求地址格式错误'))
 }

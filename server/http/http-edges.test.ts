@@ -146,6 +146,15 @@ describe('a wrong method on a known API path', () => {
   })
 })
 
+describe('a URL the router cannot read', () => {
+  it('answers 400 in the envelope', async () => {
+    const res = await t.app.inject({ url: '/api/%E0%A4%A' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ code: CODE.invalidInput, msg: '请求地址格式错误', data: null })
+    expect(res.headers['cache-control']).toBe('no-store')
+  })
+})
+
 describe('requests Node refuses before Fastify sees them', () => {
   let port = 0
   let app: Awaited<ReturnType<typeof buildApp>>
