@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
+import { WEB_APP_MANIFEST } from './client/src/lib/pwa-manifest'
 
 /** Where the dev server forwards /api and /__emu: the server in emulator mode (scripts/dev.ts sets it). */
 const apiTarget = process.env.DEV_API_TARGET ?? 'http://127.0.0.1:3001'
@@ -170,9 +172,44 @@ function recordEntryModules(): Plugin {
   }
 }
 
+/**
+ * The service worker (Workbox, generated at build time; docs/pwa.md). It precaches the shell
+ * (index.html), every hashed asset, the icons and the manifest, and answers every navigation with the
+ * cached shell, so a repeat visit starts without the network and a reload offline still opens the app.
+ * It never answers for /api or /__emu: those navigations are denied the shell and no runtime route
+ * caches anything, so every API call goes to the network. A new build waits until the player accepts
+ * the refresh the page offers (lib/pwa-status.ts), so an open page never mixes two builds.
+ */
+function serviceWorker(): Plugin[] {
+  return VitePWA({
+    registerType: 'prompt',
+    // Registered by lib/pwa.ts after the first screen, not by a script tag in index.html.
+    injectRegister: false,
+    // The icons are in the precache through globPatterns already.
+    includeManifestIcons: false,
+    manifest: WEB_APP_MANIFEST,
+    workbox: {
+      globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+      // Vite's hashed file names already change with their content.
+      dontCacheBustURLsMatching: /^assets\//,
+      navigateFallback: 'index.html',
+      navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/api-docs(\/|$)/, /^\/__emu(\/|$)/],
+      cleanupOutdatedCaches: true,
+      skipWaiting: false,
+      clientsClaim: false,
+    },
+  })
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('./client', import.meta.url)),
-  plugins: [react(), inlineEntryStylesheet(), collectFirstScreenModules(), recordEntryModules()],
+  plugins: [
+    react(),
+    inlineEntryStylesheet(),
+    collectFirstScreenModules(),
+    recordEntryModules(),
+    serviceWorker(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -31,5 +31,16 @@ startTransition(() =>
 )
 
 void startUp()
-// The Toast code (and its animation library) is fetched once the first screen is up, not before.
-window.addEventListener('load', () => setTimeout(preloadToast, 1000), { once: true })
+// The Toast code (and its animation library) is fetched once the first screen is up, not before, and
+// so is the service worker's registration with its offline and update banner (lib/pwa.ts).
+window.addEventListener(
+  'load',
+  () => {
+    setTimeout(preloadToast, 1000)
+    import('./lib/pwa').then(
+      (m) => m.startPwa(),
+      (err: unknown) => console.warn('service worker code could not load', err),
+    )
+  },
+  { once: true },
+)
