@@ -67,10 +67,23 @@ test('sw.js is served uncached, as JavaScript', async ({ request }) => {
   expect(res.headers()['cache-control']).toMatch(/no-cache|no-store|max-age=0/)
 })
 
-test('the service worker registers and controls the page after a reload', async ({ page, pageErrors }) => {
+test('the service worker registers and controls the page after a reload, and Chromium can install the app', async ({
+  page,
+  context,
+  pageErrors,
+}) => {
   await openControlled(page)
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope)
   expect(new URL(scope).pathname).toBe('/')
+  // What Lighthouse's installability audit asked Chromium.
+  const cdp = await context.newCDPSession(page)
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
+  // A Playwright context is an incognito one, where nothing installs; that says nothing of the page
+  // (bench:client asks the same in a normal profile).
+  expect(installabilityErrors.filter((e) => e.errorId !== 'in-incognito')).toEqual([])
+  const { url, errors } = await cdp.send('Page.getAppManifest')
+  expect(new URL(url).pathname).toBe('/manifest.webmanifest')
+  expect(errors).toEqual([])
   expect(pageErrors).toEqual([])
 })
 
