@@ -32,15 +32,17 @@ startTransition(() =>
 
 void startUp()
 // The Toast code (and its animation library) is fetched once the first screen is up, not before, and
-// so is the service worker's registration with its offline and update banner (lib/pwa.ts).
+// so is the service worker's registration with its offline and update banner (lib/pwa.ts): `load`
+// comes before the first screen's data, whose requests should not share the network with these.
 window.addEventListener(
   'load',
-  () => {
-    setTimeout(preloadToast, 1000)
-    import('./lib/pwa').then(
-      (m) => m.startPwa(),
-      (err: unknown) => console.warn('service worker code could not load', err),
-    )
-  },
+  () =>
+    setTimeout(() => {
+      preloadToast()
+      import('./lib/pwa').then(
+        (m) => m.startPwa(),
+        (err: unknown) => console.warn('service worker code could not load', err),
+      )
+    }, 1000),
   { once: true },
 )
