@@ -44,6 +44,8 @@ const CHROME_FLAGS = [
   '--no-first-run',
 ]
 const SERVER_READY_TIMEOUT_MS = 30_000
+/** How long the repeat visit's warm-up waits for the service worker to install (it precaches the build). */
+const SW_READY_TIMEOUT_MS = 60_000
 
 /**
  * Lighthouse's default 4× CPU slowdown turns a high-end desktop (benchmark index 1500–2000) into a
@@ -172,9 +174,15 @@ async function warmUp(url: string, chrome: LaunchedChrome): Promise<Installabili
     const context = browser.contexts()[0] ?? (await browser.newContext())
     const page = await context.newPage()
     await page.goto(url, { waitUntil: 'load' })
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready
-    })
+    const ready = await page.evaluate(
+      (ms) =>
+        Promise.race([
+          navigator.serviceWorker.ready.then(() => true),
+          new Promise<boolean>((done) => setTimeout(() => done(false), ms)),
+        ]),
+      SW_READY_TIMEOUT_MS,
+    )
+    if (!ready) throw new Error(`no service worker became active within ${SW_READY_TIMEOUT_MS / 1000} s`)
     await page.reload({ waitUntil: 'load' })
     const controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null)
     const cdp = await context.newCDPSession(page)
