@@ -101,11 +101,9 @@ test.describe('failures', () => {
 })
 
 test.describe('loading toast', () => {
-  test('shows 加载中... for a call that takes 4 s', async ({ page, scope }) => {
+  test('shows 加载中... for a call that takes 2 s', async ({ page, scope }) => {
     await recordToasts(page)
-    // /home preloads this call with the page, so the app's own wait is shorter than the delay by the
-    // time its scripts take to start; 4 s leaves it well past the toast's 1.5 s on a slow machine.
-    await addFault(scope, { match: { path: ANNOUNCEMENT }, action: { type: 'delay', ms: 4000 } })
+    await addFault(scope, { match: { path: ANNOUNCEMENT }, action: { type: 'delay', ms: 2000 } })
     const answered = page.waitForResponse((res) => res.url().includes(ANNOUNCEMENT))
     await page.goto('/home')
     await answered
