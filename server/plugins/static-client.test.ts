@@ -58,17 +58,6 @@ describe('the built client', () => {
     }
   })
 
-  it("starts /home's announcements with the page: a preload on /home only", async () => {
-    const app = await buildApp(testConfig({ CLIENT_DIST: dist }))
-    try {
-      const home = await app.inject({ url: '/home' })
-      expect(home.headers.link).toBe('</api/api2/announcement>; rel=preload; as=fetch; crossorigin=anonymous')
-      expect((await app.inject({ url: '/mine' })).headers.link).toBeUndefined()
-    } finally {
-      await app.close()
-    }
-  })
-
   it('answers a missing manifest with a 404, not with the app page', async () => {
     const app = await buildApp(testConfig({ CLIENT_DIST: dist }))
     try {

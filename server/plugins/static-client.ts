@@ -2,15 +2,12 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
-import { announcement } from '../../shared/contract/account'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { failure } from '../http/envelope'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 const NO_CACHE = 'no-cache, no-store, must-revalidate'
-/** The announcements need no session (`auth: false`), so the browser's preload gets what the page's call would. */
-const HOME_PRELOAD = `<${announcement.path}>; rel=preload; as=fetch; crossorigin=anonymous`
 
 /**
  * Serves the built client: hashed assets precompressed (brotli, gzip) and cached for a year,
@@ -44,8 +41,6 @@ export async function staticClient(app: FastifyInstance, opts: { dist: string })
       !/\.[a-z0-9]{1,11}$/i.test(path)
     if (wantsPage && hasClient) {
       reply.header('cache-control', NO_CACHE)
-      // /home's first screen shows the announcements: their request starts with the page's scripts.
-      if (path === '/home') reply.header('link', HOME_PRELOAD)
       return reply.sendFile('index.html')
     }
     return reply.code(404).send(failure(CODE.notFound, SERVER_MSG.notFound))
