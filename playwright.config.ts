@@ -35,6 +35,9 @@ export default defineConfig({
     isMobile: true,
     hasTouch: true,
     locale: 'zh-CN',
+    // The service worker would answer navigations from its cache and fetch the whole precache in the
+    // background of every test; only e2e/pwa.spec.ts, which tests it, allows it.
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
   },
 })

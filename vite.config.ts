@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
+import { WEB_APP_MANIFEST } from './client/src/lib/pwa-manifest'
 
 /** Where the dev server forwards /api and /__emu: the server in emulator mode (scripts/dev.ts sets it). */
 const apiTarget = process.env.DEV_API_TARGET ?? 'http://127.0.0.1:3001'
@@ -170,9 +173,104 @@ function recordEntryModules(): Plugin {
   }
 }
 
+/** Where zod keeps its JSON Schema conversion, which every classic schema imports. */
+const ZOD_JSON_SCHEMA_MODULE = /\/zod\/v4\/core\/(?:to-json-schema|json-schema-processors)\.js$/
+const ZOD_CLASSIC_SCHEMAS = /\/zod\/v4\/classic\/schemas\.js$/
+const JSON_SCHEMA_STUB = '\0zod-json-schema-stub:'
+
+/**
+ * A stand-in for one of zod's JSON Schema modules: every export the real one has, as a function
+ * that throws when called (a `create…Method` export returns such a function, as the real one does).
+ */
+export function jsonSchemaStubSource(realSource: string): string {
+  const names = new Set<string>()
+  for (const m of realSource.matchAll(/\bexport\s+(?:const|let|function)\s+([\w$]+)/g))
+    if (m[1]) names.add(m[1])
+  for (const m of realSource.matchAll(/\bexport\s*\{([^}]*)\}/g))
+    for (const part of (m[1] ?? '').split(',')) {
+      const exported = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+      if (exported) names.add(exported)
+    }
+  const lines = [
+    'function unavailable() {',
+    "  throw new Error('zod JSON Schema conversion is not included in the client build (vite.config.ts)')",
+    '}',
+  ]
+  for (const name of names)
+    lines.push(
+      name.startsWith('create')
+        ? `export function ${name}() { return unavailable }`
+        : `export function ${name}() { return unavailable() }`,
+    )
+  return `${lines.join('\n')}\n`
+}
+
+/**
+ * zod's classic schemas carry their JSON Schema conversion (`.toJSONSchema()`, Standard Schema's
+ * `jsonSchema`) in two modules that each schema module imports, over 5 KB gzipped of the first
+ * screen. The browser never converts a schema (the server does, for the OpenAPI document, and is
+ * not built here), so in the client build those imports resolve to stand-ins that throw if called.
+ */
+function zodWithoutJsonSchema(): Plugin {
+  return {
+    name: 'zod-without-json-schema',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || !ZOD_CLASSIC_SCHEMAS.test(importer.replaceAll('\\', '/'))) return null
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true })
+      if (!resolved || !ZOD_JSON_SCHEMA_MODULE.test(resolved.id.replaceAll('\\', '/'))) return null
+      return `${JSON_SCHEMA_STUB}${resolved.id}`
+    },
+    load(id) {
+      if (!id.startsWith(JSON_SCHEMA_STUB)) return null
+      return jsonSchemaStubSource(readFileSync(id.slice(JSON_SCHEMA_STUB.length), 'utf8'))
+    },
+  }
+}
+
+/**
+ * The service worker (Workbox, generated at build time; docs/pwa.md). It precaches the shell
+ * (index.html), every hashed asset, the icons and the manifest, and answers every navigation with the
+ * cached shell, so a repeat visit starts without the network and a reload offline still opens the app.
+ * It never answers for /api or /__emu: those navigations are denied the shell and no runtime route
+ * caches anything, so every API call goes to the network. A new build waits until the player accepts
+ * the refresh the page offers (lib/pwa-status.ts), so an open page never mixes two builds.
+ */
+function serviceWorker(): Plugin[] {
+  return VitePWA({
+    registerType: 'prompt',
+    // Registered by lib/pwa.ts after the first screen, not by a script tag in index.html.
+    injectRegister: false,
+    // The icons are in the precache through globPatterns already.
+    includeManifestIcons: false,
+    manifest: WEB_APP_MANIFEST,
+    workbox: {
+      globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+      // Vite's hashed file names already change with their content.
+      dontCacheBustURLsMatching: /^assets\//,
+      navigateFallback: 'index.html',
+      navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/api-docs(\/|$)/, /^\/__emu(\/|$)/],
+      cleanupOutdatedCaches: true,
+      skipWaiting: false,
+      clientsClaim: false,
+    },
+  })
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('./client', import.meta.url)),
-  plugins: [react(), inlineEntryStylesheet(), collectFirstScreenModules(), recordEntryModules()],
+  plugins: [
+    react(),
+    zodWithoutJsonSchema(),
+    inlineEntryStylesheet(),
+    collectFirstScreenModules(),
+    recordEntryModules(),
+    serviceWorker(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

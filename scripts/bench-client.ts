@@ -3,9 +3,16 @@
  * built client's /home, served by the built server in emulator mode with a throw-away database.
  * Prints the numbers against the targets; it measures, it does not fail.
  *
+ * Two kinds of run: a first visit (a fresh browser profile: nothing cached) and a repeat visit (the
+ * same kind of profile after one visit and a reload, so the service worker is installed and controls
+ * the page; Lighthouse then keeps the profile's storage). Before the repeat runs it asks Chromium, as
+ * Lighthouse's own installability audit did, whether the page can be installed (the manifest and the
+ * service worker), and prints the answer.
+ *
  *   npm run build && npm run bench:client [-- --runs 3 --path /home --save report.json]
  *
- * --save writes the last run's full Lighthouse result (open it in the Lighthouse viewer).
+ * --save writes the last run's full Lighthouse result (open it in the Lighthouse viewer); the last
+ * repeat visit's goes next to it as <name>.repeat.json.
  * --cpu-slowdown N replaces Lighthouse's 4× CPU slowdown, which assumes a fast desktop host; on a
  * slower host (benchmark index under 1000) the default overstates CPU time. The targets are judged on
  * whatever was run; the default run is the one that counts.
@@ -20,6 +27,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import { chromium } from '@playwright/test'
 import { type LaunchedChrome, launch } from 'chrome-launcher'
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..')
@@ -36,6 +44,8 @@ const CHROME_FLAGS = [
   '--no-first-run',
 ]
 const SERVER_READY_TIMEOUT_MS = 30_000
+/** How long the repeat visit's warm-up waits for the service worker to install (it precaches the build). */
+const SW_READY_TIMEOUT_MS = 60_000
 
 /**
  * Lighthouse's default 4× CPU slowdown turns a high-end desktop (benchmark index 1500–2000) into a
@@ -51,7 +61,7 @@ export function suggestedCpuSlowdown(benchmarkIndex: number): number {
 /** Lighthouse scores vary from run to run; the median of a few is what gets compared. */
 const DEFAULT_RUNS = 3
 
-export const TARGETS = { score: 95, lcpMs: 2_000, cls: 0.05 } as const
+export const TARGETS = { score: 98, lcpMs: 1_600, cls: 0.05, repeatLcpMs: 800 } as const
 
 export interface Metrics {
   score: number
@@ -141,6 +151,66 @@ class LighthouseRunError extends Error {
 interface RunOptions {
   savePath: string | undefined
   cpuSlowdown: number | undefined
+  /** A repeat visit: keep the service worker and caches the profile already has. */
+  keepStorage: boolean
+}
+
+export interface Installability {
+  /** Chromium's reasons the page cannot be installed; none means it can. */
+  errors: string[]
+  manifestUrl: string
+  /** The service worker controlling the page after the reload. */
+  controlled: boolean
+}
+
+/**
+ * Visits the page as a player would the first time (load, service worker installs, a reload puts the
+ * page under its control) and asks Chromium whether the app is installable, through the protocol
+ * call Lighthouse's installability audit made (Page.getInstallabilityErrors).
+ */
+async function warmUp(url: string, chrome: LaunchedChrome): Promise<Installability> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`)
+  try {
+    const context = browser.contexts()[0] ?? (await browser.newContext())
+    const page = await context.newPage()
+    await page.goto(url, { waitUntil: 'load' })
+    const ready = await page.evaluate(
+      (ms) =>
+        Promise.race([
+          navigator.serviceWorker.ready.then(() => true),
+          new Promise<boolean>((done) => setTimeout(() => done(false), ms)),
+        ]),
+      SW_READY_TIMEOUT_MS,
+    )
+    if (!ready) throw new Error(`no service worker became active within ${SW_READY_TIMEOUT_MS / 1000} s`)
+    await page.reload({ waitUntil: 'load' })
+    const controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null)
+    const cdp = await context.newCDPSession(page)
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
+    const manifest = await cdp.send('Page.getAppManifest')
+    await page.close()
+    return {
+      errors: installabilityErrors.map(
+        (e) =>
+          `${e.errorId}${e.errorArguments.length > 0 ? ` (${e.errorArguments.map((a) => `${a.name}=${a.value}`).join(', ')})` : ''}`,
+      ),
+      manifestUrl: manifest.url,
+      controlled,
+    }
+  } finally {
+    // Disconnects; the browser (and the profile with the worker in it) stays for Lighthouse.
+    await browser.close()
+  }
+}
+
+export function formatInstallability(result: Installability): string {
+  const ok = result.errors.length === 0 && result.manifestUrl !== '' && result.controlled
+  return [
+    `Installability (Chromium, as Lighthouse's audit asked it): ${ok ? 'pass' : 'FAIL'}`,
+    `  manifest            ${result.manifestUrl || 'none linked'}`,
+    `  service worker      ${result.controlled ? 'controls the page after a reload' : 'NOT controlling the page'}`,
+    ...(result.errors.length > 0 ? result.errors.map((e) => `  error               ${e}`) : []),
+  ].join('\n')
 }
 
 async function runLighthouse(url: string, chrome: LaunchedChrome, opts: RunOptions): Promise<Metrics> {
@@ -151,6 +221,7 @@ async function runLighthouse(url: string, chrome: LaunchedChrome, opts: RunOptio
     output: 'json',
     logLevel: 'error',
     onlyCategories: ['performance'],
+    disableStorageReset: opts.keepStorage,
     ...(opts.cpuSlowdown === undefined ? {} : { throttling: { cpuSlowdownMultiplier: opts.cpuSlowdown } }),
   })
   if (!result) throw new Error('Lighthouse returned no result')
@@ -193,16 +264,17 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? hi : ((sorted[mid - 1] ?? hi) + hi) / 2
 }
 
-export function formatMetrics(path: string, runs: Metrics[]): string {
+export function formatMetrics(path: string, runs: Metrics[], visit: 'first' | 'repeat' = 'first'): string {
   const m = (pick: (x: Metrics) => number) => median(runs.map(pick))
   const mark = (ok: boolean) => (ok ? 'pass' : 'FAIL')
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
   const score = m((x) => x.score)
   const lcp = m((x) => x.lcpMs)
   const cls = m((x) => x.cls)
+  const lcpTarget = visit === 'repeat' ? TARGETS.repeatLcpMs : TARGETS.lcpMs
   const rows: [string, string, string][] = [
     ['Performance score', String(score), `≥ ${TARGETS.score}  ${mark(score >= TARGETS.score)}`],
-    ['LCP', s(lcp), `≤ ${s(TARGETS.lcpMs)}  ${mark(lcp <= TARGETS.lcpMs)}`],
+    ['LCP', s(lcp), `≤ ${s(lcpTarget)}  ${mark(lcp <= lcpTarget)}`],
     ['CLS', cls.toFixed(3), `≤ ${TARGETS.cls}  ${mark(cls <= TARGETS.cls)}`],
     ['TBT', `${Math.round(m((x) => x.tbtMs))} ms`, ''],
     ['FCP', s(m((x) => x.fcpMs)), ''],
@@ -211,7 +283,8 @@ export function formatMetrics(path: string, runs: Metrics[]): string {
     ['CPU benchmark', String(Math.round(m((x) => x.benchmarkIndex))), 'host speed as Lighthouse measured it'],
   ]
   const header =
-    `Lighthouse ${runs.length > 1 ? `median of ${runs.length} runs` : '1 run'}, mobile, ${path}` +
+    `Lighthouse ${runs.length > 1 ? `median of ${runs.length} runs` : '1 run'}, mobile, ${path}, ` +
+    `${visit === 'repeat' ? 'repeat visit (service worker installed)' : 'first visit (nothing cached)'}` +
     (runs.length > 1 ? ` (scores ${runs.map((r) => r.score).join(', ')})` : '') +
     `, CPU slowdown ${runs[0]?.cpuSlowdown ?? '?'}×`
   const benchmark = m((x) => x.benchmarkIndex)
@@ -290,36 +363,51 @@ async function main(): Promise<void> {
     const port = await freePort()
     server = await startServer(port, tmp)
     const url = `http://127.0.0.1:${port}${path}`
-    const results: Metrics[] = []
-    for (let i = 0; i < runs; i++) {
-      for (let attempt = 1; ; attempt++) {
-        // A fresh profile per run: nothing cached, like a first visit.
-        const profile = mkdtempSync(join(tmp, 'chrome-'))
-        chrome = await launch({
-          chromePath: CHROME_PATH,
-          chromeFlags: [...CHROME_FLAGS],
-          userDataDir: profile,
-          logLevel: 'silent',
-        })
-        try {
-          results.push(await runLighthouse(url, chrome, { savePath: save, cpuSlowdown }))
-          break
-        } catch (err) {
-          if (
-            !(err instanceof LighthouseRunError && TRACE_FAILURES.has(err.code)) ||
-            attempt >= TRACE_ATTEMPTS
-          )
-            throw err
-          process.stderr.write(
-            `bench-client: run ${i + 1}: ${err.code}, the trace was not recorded; running it again\n`,
-          )
-        } finally {
-          chrome.kill()
-          chrome = undefined
+    let installability: Installability | undefined
+    const measure = async (visit: 'first' | 'repeat'): Promise<Metrics[]> => {
+      const results: Metrics[] = []
+      for (let i = 0; i < runs; i++) {
+        for (let attempt = 1; ; attempt++) {
+          // A fresh profile per run: nothing cached, like a first visit (the repeat visit makes its one).
+          const profile = mkdtempSync(join(tmp, 'chrome-'))
+          chrome = await launch({
+            chromePath: CHROME_PATH,
+            chromeFlags: [...CHROME_FLAGS],
+            userDataDir: profile,
+            logLevel: 'silent',
+          })
+          try {
+            if (visit === 'repeat') {
+              // Every repeat run's profile gets its first visit; the first answer is the one printed.
+              const checked = await warmUp(url, chrome)
+              installability ??= checked
+            }
+            const savePath = save && visit === 'repeat' ? save.replace(/(\.json)?$/, '.repeat.json') : save
+            results.push(
+              await runLighthouse(url, chrome, { savePath, cpuSlowdown, keepStorage: visit === 'repeat' }),
+            )
+            break
+          } catch (err) {
+            if (
+              !(err instanceof LighthouseRunError && TRACE_FAILURES.has(err.code)) ||
+              attempt >= TRACE_ATTEMPTS
+            )
+              throw err
+            process.stderr.write(
+              `bench-client: ${visit} visit run ${i + 1}: ${err.code}, the trace was not recorded; running it again\n`,
+            )
+          } finally {
+            chrome.kill()
+            chrome = undefined
+          }
         }
       }
+      return results
     }
-    process.stdout.write(`${formatMetrics(path, results)}\n`)
+    process.stdout.write(`${formatMetrics(path, await measure('first'), 'first')}\n\n`)
+    const repeat = await measure('repeat')
+    if (installability) process.stdout.write(`${formatInstallability(installability)}\n\n`)
+    process.stdout.write(`${formatMetrics(path, repeat, 'repeat')}\n`)
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)

@@ -18,7 +18,12 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync, constants as zlibConstants } from 'node:zlib'
 import { z } from 'zod'
 
-export const JS_BUDGET_GZIP_BYTES = 170 * 1024
+/**
+ * The first screen measured 150.7 KB before zod's JSON Schema code left the client build (145.7 KB
+ * after). The budget keeps that gain. React DOM (62 KB), the data router (34 KB) and zod (19 KB) are
+ * most of it; going lower needs the first screen to stop parsing with zod or to drop the data router.
+ */
+export const JS_BUDGET_GZIP_BYTES = 150 * 1024
 export const CSS_BUDGET_GZIP_BYTES = 30 * 1024
 
 /**

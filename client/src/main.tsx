@@ -31,5 +31,18 @@ startTransition(() =>
 )
 
 void startUp()
-// The Toast code (and its animation library) is fetched once the first screen is up, not before.
-window.addEventListener('load', () => setTimeout(preloadToast, 1000), { once: true })
+// The Toast code (and its animation library) is fetched once the first screen is up, not before, and
+// so is the service worker's registration with its offline and update banner (lib/pwa.ts): `load`
+// comes before the first screen's data, whose requests should not share the network with these.
+window.addEventListener(
+  'load',
+  () =>
+    setTimeout(() => {
+      preloadToast()
+      import('./lib/pwa').then(
+        (m) => m.startPwa(),
+        (err: unknown) => console.warn('service worker code could not load', err),
+      )
+    }, 1000),
+  { once: true },
+)

@@ -72,6 +72,9 @@ export const security = fp(
           imgSrc: ["'self'", 'data:', 'blob:'],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'"],
+          // The service worker (sw.js) and the web app manifest, from the page's origin only.
+          workerSrc: ["'self'"],
+          manifestSrc: ["'self'"],
           mediaSrc: ["'self'", 'data:', 'blob:'],
           frameSrc: ["'self'", ...opts.frameHosts],
           objectSrc: ["'none'"],

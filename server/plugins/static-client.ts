@@ -47,7 +47,8 @@ export async function staticClient(
       (request.method === 'GET' || request.method === 'HEAD') &&
       !isApi &&
       !path.startsWith('/assets/') &&
-      !/\.[a-z0-9]{1,5}$/i.test(path)
+      // A file name (app.js, manifest.webmanifest) that is not in the build is missing, not a page.
+      !/\.[a-z0-9]{1,11}$/i.test(path)
     if (wantsPage && hasClient) {
       reply.header('cache-control', NO_CACHE)
       return reply.sendFile('index.html')
