@@ -183,7 +183,7 @@ async function settling(fixtures: string): Promise<void> {
     await app.ready()
     const games = gamesOf(app, config)
     const { db, ledger } = app.emu
-    games.ensureChain(T0)
+    games.ensureChain()
     games.catchUp(T0)
     const round = games.current('kuaisan')
     const types = [

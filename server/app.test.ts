@@ -95,4 +95,38 @@ describe('the server', () => {
     await closed
     expect(app.emu.db.open).toBe(false)
   })
+
+  it('keys the rate limits on the client address that TRUST_PROXY vouches for', async () => {
+    /** How many of 3 logins from each of two clients behind one proxy were rate-limited. */
+    async function limited(env: Record<string, string>) {
+      const app = await buildApp(testConfig({ RATE_LIMIT_LOGIN: '2', ...env }))
+      try {
+        const counts: number[] = []
+        for (const client of ['203.0.113.7', '198.51.100.9']) {
+          let n = 0
+          for (let i = 0; i < 3; i++) {
+            const { payload, headers } = multipartBody({ phone: DEMO.phone, password: 'wrong-password' })
+            const res = await app.inject({
+              method: 'POST',
+              url: '/api/login',
+              payload,
+              remoteAddress: '10.0.0.2',
+              // A client's own claim first, then the address the proxy at 10.0.0.2 saw.
+              headers: { ...headers, 'x-forwarded-for': `127.0.0.1, ${client}` },
+            })
+            if (res.statusCode === 429) n++
+          }
+          counts.push(n)
+        }
+        return counts
+      } finally {
+        await app.close()
+      }
+    }
+    // Trusted: each client has its own budget, and the client's own claim is not believed.
+    expect(await limited({ TRUST_PROXY: '10.0.0.0/8' })).toEqual([1, 1])
+    expect(await limited({ TRUST_PROXY: '1' })).toEqual([1, 1])
+    // Not trusted: everyone behind the proxy is one address.
+    expect(await limited({})).toEqual([1, 3])
+  })
 })

@@ -1,12 +1,14 @@
 import formbody from '@fastify/formbody'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import type { Config } from './config'
+import type { Config, TrustProxy } from './config'
 import { EmuClock } from './emulator/clock'
-import { installErrorHandler } from './http/error-handler'
+import { clientErrorHandler, installErrorHandler } from './http/error-handler'
 import { lazyChildLoggerFactory, RequestLogController } from './http/lazy-logger'
+import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
 import { apiDocs } from './plugins/api-docs'
+import { emuLoopbackOnly } from './plugins/emu-loopback'
 import { emulatorPlugin } from './plugins/emulator-plugin'
 import { faultLayerPlugin } from './plugins/fault-layer-plugin'
 import { security } from './plugins/security'
@@ -37,6 +39,19 @@ const REDACT = [
   '*.token',
 ]
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count trusts that many hops nearest this server whoever
+ * they are (Fastify 5 itself no longer reads a number), so it fits only a server that nothing reaches
+ * except through its proxies; an address list also checks who the hops are.
+ */
+export function trustProxyOption(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust
+  if (trust === 0) return false
+  return (_address, hop) => hop < trust
+}
+
 /** Builds the whole server without listening; tests call `inject` on it, main.ts listens. */
 export async function buildApp(
   config: Config,
@@ -53,14 +68,16 @@ export async function buildApp(
     childLoggerFactory: lazyChildLoggerFactory,
     logController: new RequestLogController(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     return503OnClosing: true,
+    clientErrorHandler,
     requestTimeout: 0,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>()
 
   app.setValidatorCompiler(zodValidatorCompiler)
   installErrorHandler(app)
+  const methodsOf = collectRouteMethods(app)
 
   // Graceful shutdown: requests in flight finish, and their keep-alive connections close after
   // the answer instead of holding the shutdown open.
@@ -73,10 +90,7 @@ export async function buildApp(
     done(null, payload)
   })
 
-  await app.register(security, {
-    frameHosts: config.THIRD_PARTY_ORIGINS,
-    passThroughApi: config.MODE === 'proxy',
-  })
+  await app.register(security, { frameHosts: config.THIRD_PARTY_ORIGINS })
   await app.register(faultLayerPlugin, { clock })
   // Both modes; its static path wins over the upstream proxy's /api/* wildcard.
   await app.register(imageProxyRoutes, { config })
@@ -101,12 +115,14 @@ export async function buildApp(
   }
 
   if (config.MODE === 'emulator' || config.EMU_ADMIN_TOKEN) {
+    // With a token, the token guards /__emu (see the fault layer); without one, only this machine may call it.
+    if (!config.EMU_ADMIN_TOKEN) await app.register(emuLoopbackOnly)
     await app.register(controlRoutes, { prefix: '/__emu', config, clock })
     if (config.MODE === 'emulator') await app.register(gamesControlRoutes, { prefix: '/__emu', config })
     if (config.MODE === 'emulator') await app.register(walletControlRoutes, { prefix: '/__emu', config })
   }
 
   await app.register(apiDocs)
-  await app.register(staticClient, { dist: config.CLIENT_DIST })
+  await app.register(staticClient, { dist: config.CLIENT_DIST, methodsOf })
   return app
 }

@@ -23,4 +23,28 @@ describe('configuration from the environment', () => {
       'http://127.0.0.1:4000',
     )
   })
+
+  it('reads TRUST_PROXY as off, every hop, a hop count, or addresses and ranges', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false)
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false)
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true)
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2)
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback' }).TRUST_PROXY).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ])
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0/8', 'example.com', '1.2.3.4/8/9', '-1']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/)
+    }
+  })
+
+  it('takes PUBLIC_URL as given, else http://localhost:<PORT>', () => {
+    expect(loadConfig({}).PUBLIC_URL).toBe('http://localhost:3000')
+    expect(loadConfig({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080')
+    expect(loadConfig({ PUBLIC_URL: 'https://play.example.com' }).PUBLIC_URL).toBe('https://play.example.com')
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/PUBLIC_URL/)
+  })
 })

@@ -1,6 +1,23 @@
+import { isIP } from 'node:net'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { ROOT_DIR } from './paths'
+
+/** What Fastify's `trustProxy` takes: off, every hop, a hop count, or addresses and ranges. */
+export type TrustProxy = boolean | number | string[]
+
+const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** An address, an address/prefix range, or one of proxy-addr's names. */
+function isTrustEntry(entry: string): boolean {
+  if (TRUST_NAMES.has(entry)) return true
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  if (prefix === undefined) return true
+  if (!/^\d{1,3}$/.test(prefix)) return false
+  return Number(prefix) <= (version === 4 ? 32 : 128)
+}
 
 const boolFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')
 const positiveInt = z.coerce.number().int().positive()
@@ -32,7 +49,31 @@ const envSchema = z
     RATE_LIMIT_SMS: positiveInt.default(10),
     /** Largest request body, in bytes. */
     BODY_LIMIT: positiveInt.default(1024 * 1024),
-    TRUST_PROXY: boolFlag.default(false),
+    /**
+     * Which proxies in front of this server to believe about the client (X-Forwarded-For, -Proto,
+     * -Host), read as Fastify's `trustProxy`: off by default; a hop count (`1`: the nearest proxy),
+     * or a comma-separated list of addresses and CIDR ranges (`127.0.0.1,10.0.0.0/8`, and the names
+     * `loopback`, `linklocal`, `uniquelocal`); `true` trusts every hop.
+     */
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((v, ctx): TrustProxy => {
+        const text = v.trim()
+        if (text === 'false') return false
+        if (text === 'true') return true
+        if (/^\d+$/.test(text)) return Number(text)
+        const entries = text
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+        for (const entry of entries) {
+          if (!isTrustEntry(entry)) {
+            ctx.addIssue({ code: 'custom', message: `not an address, CIDR range or hop count: ${entry}` })
+          }
+        }
+        return entries.length > 0 ? entries : false
+      }),
     /** Upstream connections kept open per proxy process. */
     PROXY_CONNECTIONS: positiveInt.default(64),
     /** Hosts the image proxy may fetch from, comma-separated. */
@@ -68,7 +109,10 @@ const envSchema = z
         }
         return origins
       }),
-    /** The site's public origin (https://example.com) for invite links; else the request's own. */
+    /**
+     * The site's public origin (https://example.com), for the links the server writes (invite links).
+     * Unset: http://localhost:<PORT>, right for a local run only. The request's Host is never used.
+     */
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   })
   .superRefine((env, ctx) => {
@@ -76,6 +120,7 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['UPSTREAM_URL'], message: 'is required when MODE=proxy' })
     }
   })
+  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` }))
 
 export type Config = z.infer<typeof envSchema>
 

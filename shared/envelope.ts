@@ -16,7 +16,10 @@ export const CODE = {
   invalidInput: 40000,
   payloadTooLarge: 41300,
   rateLimited: 42900,
+  /** A state-changing call sent by a page on another site. */
+  crossSite: 40300,
   notFound: 40400,
+  methodNotAllowed: 40500,
   conflict: 40900,
   internal: 50000,
 } as const

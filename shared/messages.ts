@@ -18,6 +18,8 @@ export const SERVER_MSG = {
   payloadTooLarge: '请求内容过大',
   rateLimited: '操作过于频繁，请稍后再试',
   invalidInput: '参数错误',
+  crossSite: '拒绝来自其他网站的请求',
+  methodNotAllowed: '请求方法不支持',
   wrongPassword: '账号或密码错误',
   wrongOldPassword: '原密码错误',
   wrongLoginPassword: '登录密码错误',

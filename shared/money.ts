@@ -7,14 +7,37 @@ export const MICRO = 1_000_000
 
 const AMOUNT_RE = /^(-?)(\d+)(?:\.(\d{1,6}))?$/
 
-/** "12.5" → 12_500_000. Throws on anything that is not a plain decimal with at most 6 places. */
-export function toMicro(amount: string): number {
+/**
+ * The largest amount kept exactly: `Number.MAX_SAFE_INTEGER` micro-units, 9007199254.740991.
+ * Anything larger cannot be an integer of micro-units without losing digits.
+ */
+export const MAX_AMOUNT_MICRO = Number.MAX_SAFE_INTEGER
+
+/** "12.5" → 12_500_000; null for anything that is not a plain decimal with at most 6 places or is beyond the safe range. */
+export function parseMicro(amount: string): number | null {
   const m = AMOUNT_RE.exec(amount.trim())
-  if (!m) throw new RangeError(`not an amount: ${amount}`)
+  if (!m) return null
   const [, sign = '', whole = '0', frac = ''] = m
-  const micro = Number(whole) * MICRO + Number(frac.padEnd(MICRO_DECIMALS, '0'))
-  if (!Number.isSafeInteger(micro)) throw new RangeError(`amount out of range: ${amount}`)
-  return sign === '-' ? -micro : micro
+  // Integer arithmetic in BigInt: a whole part of 16+ digits would round in floating point and
+  // could land on a safe integer by accident.
+  const micro = BigInt(whole) * BigInt(MICRO) + BigInt(frac.padEnd(MICRO_DECIMALS, '0'))
+  if (micro > BigInt(MAX_AMOUNT_MICRO)) return null
+  const n = Number(micro)
+  return sign === '-' ? -n : n
+}
+
+/** Whether `amount` is a plain decimal whose micro-units fit the safe range (see MAX_AMOUNT_MICRO). */
+export const isAmountInRange = (amount: string): boolean => parseMicro(amount) !== null
+
+/** "12.5" → 12_500_000. Throws on anything that is not a plain decimal with at most 6 places, or is out of range. */
+export function toMicro(amount: string): number {
+  const micro = parseMicro(amount)
+  if (micro === null) {
+    throw new RangeError(
+      AMOUNT_RE.test(amount.trim()) ? `amount out of range: ${amount}` : `not an amount: ${amount}`,
+    )
+  }
+  return micro
 }
 
 /**
@@ -31,4 +54,12 @@ export function formatMicro(micro: number, places = 2): string {
     .slice(0, Math.max(0, Math.min(places, MICRO_DECIMALS)))
   const text = places > 0 ? `${whole}.${frac}` : String(whole)
   return negative && abs > 0 ? `-${text}` : text
+}
+
+/**
+ * The wire format of every amount: all the places it has, trailing zeros trimmed down to at
+ * least 2 ("12.50", "78.875", "0.158333", "-3.00"), so nothing is hidden and nothing is rounded.
+ */
+export function formatAmount(micro: number): string {
+  return formatMicro(micro, MICRO_DECIMALS).replace(/(\.\d\d\d*?)0+$/, '$1')
 }

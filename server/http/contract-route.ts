@@ -36,8 +36,8 @@ const MULTIPART_OPTIONS = {
 } as const
 
 /**
- * Registers an emulator route from its contract object: the query and body schemas validate
- * before the handler runs, the session is checked when the contract says so, and the handler's
+ * Registers an emulator route from its contract object: the session is checked first when the
+ * contract says so, then the query and body schemas validate before the handler runs, and the handler's
  * return value goes out as `data` in a success envelope. Endpoints whose contract says
  * `idempotent: true` honour an `Idempotency-Key` header (see ./idempotency.ts).
  *
@@ -74,7 +74,9 @@ function addRoute<E extends Endpoint>(
   if (extras.rateLimit) options.config = { rateLimit: extras.rateLimit }
   if (endpoint.auth) {
     const authenticate = app.authenticate
-    options.preHandler = (request, _reply, done) => {
+    // onRequest: before the body is read, parsed (multipart included) or validated, so a call without
+    // a session learns nothing about the endpoint's fields and costs no parsing.
+    options.onRequest = (request, _reply, done) => {
       try {
         authenticate(request)
       } catch (err) {

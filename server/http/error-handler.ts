@@ -1,6 +1,9 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
+import { API_HEADERS } from '../plugins/security'
 import { ApiError } from './api-error'
 import { failure } from './envelope'
 
@@ -47,4 +50,35 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unexpected error')
     return reply.code(500).send(failure(CODE.internal, SERVER_MSG.internal))
   })
+}
+
+/** What Node refuses before any request exists (see clientErrorHandler), each with its status and message. */
+function connectionRefusal(err: ConnectionError): { status: number; msg: string } {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return { status: 431, msg: '请求头过大' }
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, msg: '请求超时' }
+  return { status: 400, msg: '请求格式错误' }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node itself cannot read (a bad request line, headers too
+ * large, a timeout) is answered in the envelope with the API headers, then the connection closes.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: ConnectionError, socket: Socket): void {
+  // A reset connection is already gone: nobody to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const { status, msg } = connectionRefusal(err)
+  this.log.debug({ err }, 'client error before a request')
+  if (socket.writable) {
+    const body = JSON.stringify(failure(status === 431 ? CODE.payloadTooLarge : CODE.invalidInput, msg))
+    const headers = Object.entries(API_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'content-type: application/json; charset=utf-8\r\n' +
+        `content-length: ${Buffer.byteLength(body)}\r\n` +
+        headers.join('') +
+        'connection: close\r\n\r\n' +
+        body,
+    )
+  }
+  socket.destroy(err)
 }

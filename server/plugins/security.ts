@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import fastifyRateLimit from '@fastify/rate-limit'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
 import helmet, { type HelmetOptions } from 'helmet'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { ApiError } from '../http/api-error'
+import { isCrossSiteWrite } from '../http/cross-site'
+import { failure } from '../http/envelope'
 
 /**
  * The security headers helmet produces for these options, computed once. (Running helmet's
@@ -43,14 +45,21 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 }
 
-/** Security headers with a CSP that allows no inline script, and per-route rate limits that answer in the envelope. */
+/** A state-changing call from a page on another site (see ../http/cross-site.ts), refused before anything runs. */
+function refuseCrossSite(reply: FastifyReply): void {
+  reply.code(403).send(failure(CODE.crossSite, SERVER_MSG.crossSite))
+}
+
+/**
+ * Security headers (a CSP that allows no inline script on pages, API_HEADERS on every /api answer in
+ * both modes), the refusal of cross-site writes to /api and /__emu, and per-route rate limits that
+ * answer in the envelope.
+ */
 export const security = fp(
   async (
     app: FastifyInstance,
     opts: {
       frameHosts: readonly string[]
-      /** Proxy mode: /api answers carry the upstream's headers only, nothing added. */
-      passThroughApi: boolean
     },
   ) => {
     const headers = securityHeaders({
@@ -75,8 +84,12 @@ export const security = fp(
     })
     app.addHook('onRequest', (request, reply, done) => {
       const url = request.url
-      if (url.startsWith('/api/')) {
-        if (!opts.passThroughApi) reply.headers(API_HEADERS)
+      if (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) {
+        // Both modes: in proxy mode the upstream's answer is sent with these set over its own.
+        reply.headers(API_HEADERS)
+        if (isCrossSiteWrite(request)) return refuseCrossSite(reply)
+      } else if (url.startsWith('/__emu')) {
+        if (isCrossSiteWrite(request)) return refuseCrossSite(reply)
       } else if (!url.startsWith('/api-docs')) {
         // Swagger UI sets its own, stricter CSP with hashes for its page.
         reply.headers(headers)

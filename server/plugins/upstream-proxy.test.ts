@@ -1,10 +1,11 @@
 import { createServer, request, type Server } from 'node:http'
-import type { FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { buildApp } from '../app'
 import { testConfig } from '../config'
+import { API_HEADERS } from './security'
 
 /**
  * Proxy mode against a real upstream: a second server in emulator mode on another port, with the
@@ -102,7 +103,8 @@ describe('proxy mode', () => {
       const direct = await call(upstreamUrl, path, init)
       const proxied = await call(proxyUrl, path, init)
       expect(proxied, path).toEqual(direct)
-      expect(proxied.status, path).toBeGreaterThanOrEqual(400)
+      // A refusal: a 4xx, or the session-lost envelope (200, as the upstream sends it).
+      expect(JSON.parse(proxied.text).code, path).not.toBe(CODE.ok)
     }
   })
 
@@ -122,9 +124,12 @@ describe('proxy mode, edge cases', () => {
   let edgeProxy: FastifyInstance
   let edgeProxyUrl: string
   let upstreamStreamClosed = false
+  /** Every request the upstream received, by URL. */
+  const upstreamHits: string[] = []
 
   beforeAll(async () => {
     edge = createServer((req, res) => {
+      upstreamHits.push(req.url ?? '')
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
@@ -152,6 +157,7 @@ describe('proxy mode, edge cases', () => {
           })
           res.writeHead(201, {
             'content-type': 'application/json',
+            'cache-control': 'public, max-age=600',
             'x-upstream': 'yes',
             'x-private-hop': 'dropped',
             connection: 'keep-alive, x-private-hop',
@@ -234,6 +240,47 @@ describe('proxy mode, edge cases', () => {
     expect(seen.headers['content-length']).toBe(String(Buffer.byteLength('你好 text')))
   })
 
+  it('refuses cross-site writes before forwarding them', async () => {
+    const crossSite: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+    ]
+    for (const headers of crossSite) {
+      const before = upstreamHits.length
+      const res = await raw('/api/sms/send', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: 'phone=13700000000&purpose=register',
+      })
+      expect(res.status).toBe(403)
+      expect(JSON.parse(res.body.toString())).toEqual({
+        code: CODE.crossSite,
+        msg: SERVER_MSG.crossSite,
+        data: null,
+      })
+      expect(upstreamHits.length).toBe(before)
+    }
+    const sameSite = await raw('/api/sms/send', {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'text/plain' },
+      body: 'x',
+    })
+    expect(sameSite.status).toBe(201)
+  })
+
+  it('sends every /api answer, its own refusals included, with the API security headers and no-store', async () => {
+    const upstreamAnswer = await raw('/api/echo')
+    const tooLarge = await raw('/api/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'content-length': String(2 * 1024 * 1024) },
+    })
+    const crossSite = await raw('/api/echo', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } })
+    expect([upstreamAnswer.status, tooLarge.status, crossSite.status]).toEqual([201, 413, 403])
+    for (const res of [upstreamAnswer, tooLarge, crossSite]) {
+      for (const [name, value] of Object.entries(API_HEADERS)) expect(res.headers[name], name).toBe(value)
+    }
+  })
+
   it('stops reading the upstream when the client leaves mid-answer', async () => {
     const controller = new AbortController()
     const res = await fetch(`${edgeProxyUrl}/api/endless`, { signal: controller.signal })
@@ -258,8 +305,104 @@ describe('proxy mode, edge cases', () => {
       const res = await down.inject({ method: 'GET', url: '/api/api2/announcement' })
       expect(res.statusCode).toBe(502)
       expect(res.json()).toEqual({ code: CODE.internal, msg: SERVER_MSG.internal, data: null })
+      expect(res.headers['cache-control']).toBe('no-store')
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
     } finally {
       await down.close()
     }
+  })
+})
+
+/**
+ * What the upstream learns about the client, seen by a logging upstream (a Fastify server on
+ * loopback that answers with the headers it received).
+ */
+describe('proxy mode, client addresses and claims', () => {
+  let logger: FastifyInstance
+  let loggerUrl: string
+  const proxies: FastifyInstance[] = []
+
+  beforeAll(async () => {
+    logger = Fastify()
+    logger.all('/api/*', async (request, reply) => {
+      reply.header('proxy-authenticate', 'Basic realm="upstream"')
+      return { headers: request.headers }
+    })
+    loggerUrl = await listen(logger)
+  })
+  afterAll(async () => {
+    for (const p of proxies) await p.close()
+    await logger.close()
+  })
+
+  async function proxyWith(env: Record<string, string>) {
+    const app = await buildApp(testConfig({ MODE: 'proxy', UPSTREAM_URL: loggerUrl, ...env }))
+    proxies.push(app)
+    return listen(app)
+  }
+
+  /** What the upstream saw for one call through `base`, and the headers the client got back. */
+  async function seen(base: string, headers: Record<string, string>) {
+    const res = await fetch(`${base}/api/echo`, { headers })
+    const body = (await res.json()) as { headers: Record<string, string> }
+    return { upstream: body.headers, answer: res.headers }
+  }
+
+  const CLAIMS = {
+    'x-forwarded-for': '6.6.6.6, 7.7.7.7',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-host': 'evil.example',
+    'x-forwarded-port': '443',
+    'x-real-ip': '6.6.6.6',
+    forwarded: 'for=6.6.6.6;proto=https',
+    'proxy-authorization': 'Basic c2VjcmV0OnNlY3JldA==',
+    'x-emu-scope': 'tester-1',
+    'x-emu-admin-token': 'not-for-upstream-0000',
+    'x-emu-anything': '1',
+    token: 'player-token',
+  }
+
+  it('with TRUST_PROXY off, replaces every client claim with what the socket shows', async () => {
+    const base = await proxyWith({})
+    const { upstream, answer } = await seen(base, CLAIMS)
+    expect(upstream['x-forwarded-for']).toBe('127.0.0.1')
+    expect(upstream['x-forwarded-proto']).toBe('http')
+    expect(upstream['x-forwarded-host']).toBe(new URL(base).host)
+    expect(upstream.host).toBe(new URL(loggerUrl).host)
+    for (const name of [
+      'x-forwarded-port',
+      'x-real-ip',
+      'forwarded',
+      'proxy-authorization',
+      'x-emu-scope',
+      'x-emu-admin-token',
+      'x-emu-anything',
+    ]) {
+      expect(upstream[name], name).toBeUndefined()
+    }
+    expect(upstream.token).toBe('player-token')
+    expect(answer.get('proxy-authenticate')).toBeNull()
+  })
+
+  it('with trusted proxies in front, passes on the chain they vouch for and nothing before it', async () => {
+    for (const trust of ['127.0.0.1', 'loopback', '1']) {
+      const base = await proxyWith({ TRUST_PROXY: trust })
+      const { upstream } = await seen(base, CLAIMS)
+      // 7.7.7.7 is the address the trusted proxy (127.0.0.1) saw; 6.6.6.6 is only its client's claim.
+      expect(upstream['x-forwarded-for'], trust).toBe('7.7.7.7, 127.0.0.1')
+      expect(upstream['x-forwarded-proto']).toBe('https')
+      expect(upstream['x-forwarded-host']).toBe('evil.example')
+      expect(upstream['x-real-ip']).toBeUndefined()
+      expect(upstream.forwarded).toBeUndefined()
+      expect(upstream['x-emu-scope']).toBeUndefined()
+    }
+  })
+
+  it('ignores forwarding headers from a peer it does not trust', async () => {
+    const base = await proxyWith({ TRUST_PROXY: '10.0.0.0/8' })
+    const { upstream } = await seen(base, CLAIMS)
+    expect(upstream['x-forwarded-for']).toBe('127.0.0.1')
+    expect(upstream['x-forwarded-proto']).toBe('http')
+    expect(upstream['x-forwarded-host']).toBe(new URL(base).host)
   })
 })

@@ -6,6 +6,7 @@ import { type Dispatcher, Pool } from 'undici'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { failure } from '../http/envelope'
+import { API_HEADERS } from './security'
 
 /** Upstream answers up to this size are read whole and sent in one write; larger ones stream through. */
 const WHOLE_BODY_LIMIT = 64 * 1024
@@ -19,6 +20,21 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
 ])
+
+/** Credentials for a proxy on the way, meant for that proxy only: never forwarded either way. */
+const PROXY_CREDENTIALS = new Set(['proxy-authorization', 'proxy-authenticate'])
+
+/**
+ * Request headers the client may not pass to the upstream: claims about the client's address, scheme
+ * and host (rebuilt from what TRUST_PROXY trusts, see upstreamHeaders) and the emulator's own x-emu-*
+ * headers (a tester's scope, the admin token), which mean nothing upstream.
+ */
+const isClientClaim = (name: string) =>
+  name.startsWith('x-forwarded-') ||
+  name === 'x-real-ip' ||
+  name === 'forwarded' ||
+  name.startsWith('x-emu-') ||
+  PROXY_CREDENTIALS.has(name)
 
 type Headers = Record<string, string | string[] | undefined>
 
@@ -38,14 +54,37 @@ function listedByConnection(value: string | string[] | undefined): Set<string> |
   return names.size > 0 ? names : null
 }
 
-/** End-to-end headers only, with the rest kept as they came. */
+/** An upstream answer's end-to-end headers, with the rest kept as they came. */
 function endToEnd(headers: Headers): Headers {
   const listed = listedByConnection(headers.connection)
   const out: Headers = {}
   for (const name in headers) {
-    if (HOP_BY_HOP.has(name) || listed?.has(name)) continue
+    if (HOP_BY_HOP.has(name) || PROXY_CREDENTIALS.has(name) || listed?.has(name)) continue
     out[name] = headers[name]
   }
+  return out
+}
+
+/**
+ * The headers sent upstream: the client's end-to-end headers without its claims (isClientClaim),
+ * then X-Forwarded-For, -Proto and -Host as this server knows them. With TRUST_PROXY off that is
+ * the socket's peer, its scheme and the Host header; with trusted proxies in front, the chain they
+ * vouch for (Fastify's request.ips: the socket's peer, then each trusted hop's X-Forwarded-For entry
+ * up to the first address not trusted, which is the client), oldest first as the header lists them.
+ */
+function upstreamHeaders(request: FastifyRequest, upstreamHost: string): Headers {
+  const raw = request.raw.headers as IncomingHttpHeaders
+  const listed = listedByConnection(raw.connection)
+  const out: Headers = {}
+  for (const name in raw) {
+    if (HOP_BY_HOP.has(name) || isClientClaim(name) || listed?.has(name)) continue
+    out[name] = raw[name]
+  }
+  const chain = request.ips ? [...request.ips].reverse() : [request.ip]
+  out['x-forwarded-for'] = chain.filter(Boolean).join(', ')
+  out['x-forwarded-proto'] = request.protocol
+  if (request.host) out['x-forwarded-host'] = request.host
+  out.host = upstreamHost
   return out
 }
 
@@ -99,7 +138,8 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
       return
     }
     this.status = statusCode
-    this.headers = endToEnd(headers)
+    // The upstream's own cache and security headers give way to those of every API answer.
+    this.headers = Object.assign(endToEnd(headers), API_HEADERS)
     const length = Number(headers['content-length'])
     if (length >= 0 && length <= WHOLE_BODY_LIMIT) {
       this.chunks = []
@@ -138,7 +178,7 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
 
 /**
  * Proxy mode: /api/* goes to the upstream unchanged (method, path, query, end-to-end headers,
- * body, status). @fastify/http-proxy routes it and checks the destination; its handler forwards
+ * body, status), except for what the client may not claim (see upstreamHeaders). @fastify/http-proxy routes it and checks the destination; its handler forwards
  * over a pool of kept-alive connections (see UpstreamAnswer).
  */
 export async function upstreamProxy(
@@ -173,8 +213,7 @@ export async function upstreamProxy(
     handler(request, reply, dest) {
       const url = request.raw.url ?? dest
       const query = url.indexOf('?')
-      const headers = endToEnd(request.raw.headers as IncomingHttpHeaders)
-      headers.host = upstream.host
+      const headers = upstreamHeaders(request, upstream.host)
       const body = requestBody(request, headers)
       pool.dispatch(
         {

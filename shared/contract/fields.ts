@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isAmountInRange } from '../money'
 
 /** Request fields shared by several endpoints. Form and query values arrive as text. */
 
@@ -57,11 +58,16 @@ export const passwordField = z.string().min(1, { error: '不能为空' }).max(64
 
 export const payPasswordField = z.string().regex(/^\d{6}$/, { error: '支付密码必须是6位数字' })
 
-/** A decimal amount with up to 6 places, as text: "12", "12.5", "0.000001". */
+/**
+ * A decimal amount with up to 6 places, as text: "12", "12.5", "0.000001". It must fit in integer
+ * micro-units (at most 9007199254.740991, see shared/money.ts), so no amount field can carry a value
+ * the server cannot hold exactly.
+ */
 export const amountField = z
   .string()
   .trim()
-  .regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, { error: '金额格式不正确' })
+  .regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, { error: '金额格式不正确', abort: true })
+  .refine(isAmountInRange, { error: '金额超出范围' })
 
 /** A date as YYYY-MM-DD. */
 export const dateParam = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: '日期格式应为 YYYY-MM-DD' })

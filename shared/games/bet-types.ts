@@ -1,11 +1,14 @@
-import { type GameCode, type GamesConfig, oddsToMilli } from './config'
+import type { GameCode } from './config'
 
-/** One bet a player can place: its id, a Chinese label, the group the slip shows it in, its odds. */
-export interface BetType {
+/**
+ * One bet a player can place: its id, a Chinese label and the group the slip shows it in. Its odds
+ * are not written anywhere: `shared/games/odds.ts` derives them from the win chance and the
+ * game's house edge.
+ */
+export interface BetKind {
   readonly type: string
   readonly label: string
   readonly group: string
-  readonly oddsMilli: number
 }
 
 export const BALL_NAMES = ['万', '千', '百', '十', '个'] as const
@@ -37,74 +40,49 @@ const SIDE_LABEL: Record<string, string> = {
 }
 const side = (s: string): string => SIDE_LABEL[s] ?? s
 
-function qukuai(c: GamesConfig['games']['qukuai']): BetType[] {
-  const o = c.odds
-  const groups: [string, (keyof typeof o)[]][] = [
+function qukuai(): BetKind[] {
+  const groups: [string, string[]][] = [
     ['大小', ['big', 'small']],
     ['单双', ['odd', 'even']],
     ['幸运', ['lucky', 'unlucky']],
     ['庄闲', ['banker', 'player', 'tie']],
   ]
-  return groups.flatMap(([group, keys]) =>
-    keys.map((k) => ({ type: k, label: side(k), group, oddsMilli: oddsToMilli(o[k]) })),
-  )
+  return groups.flatMap(([group, keys]) => keys.map((k) => ({ type: k, label: side(k), group })))
 }
 
-function hassize(c: GamesConfig['games']['hassize']): BetType[] {
-  const o = c.odds
+function hassize(): BetKind[] {
   const plain = (['big', 'small', 'odd', 'even'] as const).map((k) => ({
     type: k,
     label: side(k),
     group: '哈希位',
-    oddsMilli: oddsToMilli(o[k]),
   }))
   const sum = (['big', 'small', 'odd', 'even'] as const).map((k) => ({
     type: `sum_${k}`,
     label: `和值${side(k)}`,
     group: '和值',
-    oddsMilli: oddsToMilli(o[`sum_${k}`]),
   }))
   return [...plain, ...sum]
 }
 
-function kuaisan(c: GamesConfig['games']['kuaisan']): BetType[] {
-  const o = c.odds
-  const out: BetType[] = (['big', 'small', 'odd', 'even'] as const).map((k) => ({
+function kuaisan(): BetKind[] {
+  const out: BetKind[] = (['big', 'small', 'odd', 'even'] as const).map((k) => ({
     type: k,
     label: side(k),
     group: '大小单双',
-    oddsMilli: oddsToMilli(o[k]),
   }))
-  for (let s = 3; s <= 18; s++) {
-    const odds = o.sum[String(s)]
-    if (odds === undefined) throw new Error(`kuaisan: no odds for sum ${s}`)
-    out.push({ type: `sum_${s}`, label: `和值 ${s}`, group: '和值', oddsMilli: oddsToMilli(odds) })
-  }
-  out.push({ type: 'any_triple', label: '任意豹子', group: '豹子', oddsMilli: oddsToMilli(o.any_triple) })
-  for (let d = 1; d <= 6; d++)
-    out.push({
-      type: `triple_${d}`,
-      label: `豹子 ${d}${d}${d}`,
-      group: '豹子',
-      oddsMilli: oddsToMilli(o.triple),
-    })
-  out.push({ type: 'any_straight', label: '任意顺子', group: '顺子', oddsMilli: oddsToMilli(o.any_straight) })
-  for (let d = 1; d <= 6; d++)
-    out.push({ type: `pair_${d}`, label: `对子 ${d}${d}`, group: '对子', oddsMilli: oddsToMilli(o.pair) })
+  for (let s = 3; s <= 18; s++) out.push({ type: `sum_${s}`, label: `和值 ${s}`, group: '和值' })
+  out.push({ type: 'any_triple', label: '任意豹子', group: '豹子' })
+  for (let d = 1; d <= 6; d++) out.push({ type: `triple_${d}`, label: `豹子 ${d}${d}${d}`, group: '豹子' })
+  out.push({ type: 'any_straight', label: '任意顺子', group: '顺子' })
+  for (let d = 1; d <= 6; d++) out.push({ type: `pair_${d}`, label: `对子 ${d}${d}`, group: '对子' })
   for (let a = 1; a <= 6; a++)
     for (let b = a + 1; b <= 6; b++)
-      out.push({
-        type: `two_${a}_${b}`,
-        label: `二不同号 ${a}${b}`,
-        group: '二不同号',
-        oddsMilli: oddsToMilli(o.two),
-      })
+      out.push({ type: `two_${a}_${b}`, label: `二不同号 ${a}${b}`, group: '二不同号' })
   return out
 }
 
-function shishicai(c: GamesConfig['games']['shishicai']): BetType[] {
-  const o = c.odds
-  const out: BetType[] = []
+function shishicai(): BetKind[] {
+  const out: BetKind[] = []
   BALL_NAMES.forEach((name, i) => {
     const n = i + 1
     for (const k of ['big', 'small', 'odd', 'even'] as const)
@@ -112,37 +90,27 @@ function shishicai(c: GamesConfig['games']['shishicai']): BetType[] {
         type: `b${n}_${k}`,
         label: `${name}位 ${side(k)}`,
         group: `${name}位`,
-        oddsMilli: oddsToMilli(o[`ball_${k}`]),
       })
     for (let d = 0; d <= 9; d++)
-      out.push({
-        type: `b${n}_d${d}`,
-        label: `${name}位 ${d}`,
-        group: `${name}位`,
-        oddsMilli: oddsToMilli(o.ball_digit),
-      })
+      out.push({ type: `b${n}_d${d}`, label: `${name}位 ${d}`, group: `${name}位` })
   })
   for (const k of ['big', 'small', 'odd', 'even'] as const)
     out.push({
       type: `sum_${k}`,
       label: `总和${side(k)}`,
       group: '总和',
-      oddsMilli: oddsToMilli(o[`sum_${k}`]),
     })
-  for (const k of ['dragon', 'tiger', 'tie'] as const)
-    out.push({ type: k, label: side(k), group: '龙虎和', oddsMilli: oddsToMilli(o[k]) })
+  for (const k of ['dragon', 'tiger', 'tie'] as const) out.push({ type: k, label: side(k), group: '龙虎和' })
   return out
 }
 
-function saiche(c: GamesConfig['games']['saiche']): BetType[] {
-  const o = c.odds
-  const out: BetType[] = []
+function saiche(): BetKind[] {
+  const out: BetKind[] = []
   for (const k of ['big', 'small', 'odd', 'even'] as const)
     out.push({
       type: `top2_${k}`,
       label: `冠亚和 ${side(k)}`,
       group: '冠亚和',
-      oddsMilli: oddsToMilli(o[`top2_${k}`]),
     })
   POSITION_NAMES.forEach((name, i) => {
     const p = i + 1
@@ -151,42 +119,26 @@ function saiche(c: GamesConfig['games']['saiche']): BetType[] {
         type: `p${p}_${k}`,
         label: `${name} ${side(k)}`,
         group: name,
-        oddsMilli: oddsToMilli(o[`pos_${k}`]),
       })
     if (p <= 5)
       for (const k of ['dragon', 'tiger'] as const)
-        out.push({
-          type: `p${p}_${k}`,
-          label: `${name} ${side(k)}`,
-          group: name,
-          oddsMilli: oddsToMilli(o[k]),
-        })
+        out.push({ type: `p${p}_${k}`, label: `${name} ${side(k)}`, group: name })
     for (let car = 1; car <= 10; car++)
-      out.push({
-        type: `p${p}_c${car}`,
-        label: `${name} ${car}号`,
-        group: name,
-        oddsMilli: oddsToMilli(o.pos_car),
-      })
+      out.push({ type: `p${p}_c${car}`, label: `${name} ${car}号`, group: name })
   })
   return out
 }
 
-/** Every bet type of a game, with its odds taken from the config. */
-export function betTypesOf(game: GameCode, config: GamesConfig): BetType[] {
-  switch (game) {
-    case 'qukuai':
-      return qukuai(config.games.qukuai)
-    case 'hassize':
-      return hassize(config.games.hassize)
-    case 'kuaisan':
-      return kuaisan(config.games.kuaisan)
-    case 'shishicai':
-      return shishicai(config.games.shishicai)
-    case 'saiche':
-      return saiche(config.games.saiche)
-  }
+const KINDS: Record<GameCode, readonly BetKind[]> = {
+  qukuai: qukuai(),
+  hassize: hassize(),
+  kuaisan: kuaisan(),
+  shishicai: shishicai(),
+  saiche: saiche(),
 }
+
+/** Every bet type of a game, in the order the slip shows them. */
+export const betKindsOf = (game: GameCode): readonly BetKind[] => KINDS[game]
 
 const OPPOSITES: Record<string, string> = {
   big: 'small',

@@ -12,7 +12,7 @@ import {
 import { bankerPlayer, hashDigit, isLucky, lastChars } from './hash-reading'
 import { drawBalls, drawCars, drawDice, FLOATS_NEEDED } from './outcome'
 
-// game-rules §1 test vector: c0 = sha256("demo-secret"), a 4-link chain.
+// docs/game-rules.md ("The chain") example: c0 = sha256("demo-secret"), a 4-link chain.
 const C3 = '0c6c190c17f9f758873fc96ce045e3ab283e9567fe2707875fb08710a60b6d94'
 const C4 = '136f506eb7c4bf92d9eb7d2f269c57ee8d84deab41d4d0a243f016f7b475b8e2'
 const HEIGHT = 100_000_000

@@ -1,5 +1,5 @@
 /**
- * The simulated chain (game-rules §1): a hash chain committed by its terminal hash, block hashes
+ * The simulated chain (docs/game-rules.md, "The chain"): a hash chain committed by its terminal hash, block hashes
  * keyed by revealed links, and the lottery bytes derived from a block hash. Every hash and key is
  * its 64-character lowercase hex text; where one is hashed or used as an HMAC key, the ASCII bytes
  * of that text are used.

@@ -2,16 +2,13 @@ import { z } from 'zod'
 import { isTronAddress } from '../tron'
 
 /**
- * The games' data (fixtures/games.json): odds, limits, sealing and timing. Shared code takes this
+ * The games' data (fixtures/games.json): house edge, limits, sealing and timing. Shared code takes this
  * as data; nothing here holds a number of its own.
  */
 
 export const GAME_CODES = ['qukuai', 'hassize', 'kuaisan', 'shishicai', 'saiche'] as const
 export type GameCode = (typeof GAME_CODES)[number]
 export const gameCodeSchema = z.enum(GAME_CODES)
-
-/** A decimal payout with at most 3 places ("1.95", "31.5", "1.982"), kept as integer thousandths. */
-export const oddsString = z.string().regex(/^\d{1,4}(\.\d{1,3})?$/, { error: '赔率格式不正确' })
 
 /** "1.982" → 1982. Exact: no floating point. */
 export function oddsToMilli(odds: string): number {
@@ -28,6 +25,27 @@ export function milliToOdds(milli: number): string {
   return frac ? `${whole}.${frac}` : String(whole)
 }
 
+/** The smallest and largest house edge a game may declare, in basis points (1% and 5%). */
+export const EDGE_MIN_BP = 100
+export const EDGE_MAX_BP = 500
+
+/** "0.02" → 200: a decimal fraction with at most 4 places, as integer basis points. */
+export function edgeToBasisPoints(edge: string): number {
+  const [whole = '0', frac = ''] = edge.split('.')
+  return Number(whole) * 10_000 + Number(frac.padEnd(4, '0'))
+}
+
+/**
+ * A game's declared house edge as a decimal fraction ("0.02" is 2%). Every bet type's odds are
+ * derived from it (docs/game-rules.md, "Odds"); a value outside 1%–5% stops the start.
+ */
+export const edgeString = z
+  .string()
+  .regex(/^0(\.\d{1,4})?$/, { error: '庄家优势须写成小数，如 "0.02"' })
+  .refine((e) => edgeToBasisPoints(e) >= EDGE_MIN_BP && edgeToBasisPoints(e) <= EDGE_MAX_BP, {
+    error: '庄家优势须在 1%–5% 之间（0.01–0.05）',
+  })
+
 const amount = z.string().regex(/^\d+(\.\d{1,6})?$/)
 
 const limits = z.strictObject({
@@ -39,80 +57,12 @@ const limits = z.strictObject({
 
 const base = {
   name: z.string().min(1),
-  /** Bets close this long before the draw block (game-rules §2). */
+  /** Bets close this long before the draw block (docs/game-rules.md, "Rounds"). */
   seal_ms: z.number().int().min(0),
   limits,
+  /** The house edge every bet type of the game is priced at. */
+  edge: edgeString,
 }
-
-const sums = z.strictObject(
-  Object.fromEntries(Array.from({ length: 16 }, (_, i) => [String(i + 3), oddsString])) as Record<
-    string,
-    typeof oddsString
-  >,
-)
-
-const odds = <K extends string>(keys: readonly K[]) =>
-  z.strictObject(Object.fromEntries(keys.map((k) => [k, oddsString])) as Record<K, typeof oddsString>)
-
-export const QUKUAI_ODDS = [
-  'big',
-  'small',
-  'odd',
-  'even',
-  'lucky',
-  'unlucky',
-  'banker',
-  'player',
-  'tie',
-] as const
-export const HASSIZE_ODDS = [
-  'big',
-  'small',
-  'odd',
-  'even',
-  'sum_big',
-  'sum_small',
-  'sum_odd',
-  'sum_even',
-] as const
-export const KUAISAN_ODDS = [
-  'big',
-  'small',
-  'odd',
-  'even',
-  'any_triple',
-  'triple',
-  'any_straight',
-  'pair',
-  'two',
-] as const
-export const SHISHICAI_ODDS = [
-  'ball_big',
-  'ball_small',
-  'ball_odd',
-  'ball_even',
-  'ball_digit',
-  'sum_big',
-  'sum_small',
-  'sum_odd',
-  'sum_even',
-  'dragon',
-  'tiger',
-  'tie',
-] as const
-export const SAICHE_ODDS = [
-  'pos_big',
-  'pos_small',
-  'pos_odd',
-  'pos_even',
-  'pos_car',
-  'dragon',
-  'tiger',
-  'top2_big',
-  'top2_small',
-  'top2_odd',
-  'top2_even',
-] as const
 
 const tronAddress = z.string().refine(isTronAddress, { error: '不是有效的 TRON 地址' })
 
@@ -121,21 +71,18 @@ export const gamesConfigSchema = z.strictObject({
   block_ms: z.number().int().positive(),
   /** Minute games draw on heights divisible by this. */
   draw_every_blocks: z.number().int().positive(),
-  /** The "local" time of lottery issue numbers, in minutes east of UTC (480 = UTC+8). */
-  utc_offset_minutes: z.number().int().min(-720).max(840),
   games: z.strictObject({
-    qukuai: z.strictObject({ ...base, odds: odds(QUKUAI_ODDS) }),
-    hassize: z.strictObject({ ...base, odds: odds(HASSIZE_ODDS) }),
+    qukuai: z.strictObject(base),
+    hassize: z.strictObject(base),
     kuaisan: z.strictObject({
       ...base,
-      odds: odds(KUAISAN_ODDS).extend({ sum: sums }),
       /** When true a triple makes big and small lose. */
       triple_voids_big_small: z.boolean(),
     }),
-    shishicai: z.strictObject({ ...base, odds: odds(SHISHICAI_ODDS) }),
-    saiche: z.strictObject({ ...base, odds: odds(SAICHE_ODDS) }),
+    shishicai: z.strictObject(base),
+    saiche: z.strictObject(base),
   }),
-  /** Transfer betting (game-rules §7): the game it plays and one receiving address per kind. */
+  /** Transfer betting (docs/game-rules.md, "Transfer bets"): the game it plays and one receiving address per kind. */
   transfer: z.strictObject({
     game: z.literal('qukuai'),
     addresses: z.strictObject({

@@ -1,15 +1,20 @@
-/** Reading a block hash (game-rules §3). */
+/** Reading a block hash (docs/game-rules.md, "Reading a hash"). */
 
 const isDigit = (ch: string): boolean => ch >= '0' && ch <= '9'
 
-/** Scan from the right and take the first decimal digit; letters are skipped. */
-export function hashDigit(hash: string): number {
-  for (let i = hash.length - 1; i >= 0; i--) {
+/** The first `count` decimal digits scanning from the right (letters are skipped), rightmost first. */
+export function hashDigits(hash: string, count: number): number[] {
+  const out: number[] = []
+  for (let i = hash.length - 1; i >= 0 && out.length < count; i--) {
     const ch = hash.charAt(i)
-    if (isDigit(ch)) return Number(ch)
+    if (isDigit(ch)) out.push(Number(ch))
   }
-  throw new RangeError('hash has no decimal digit')
+  if (out.length < count) throw new RangeError(`hash has fewer than ${count} decimal digits`)
+  return out
 }
+
+/** Scan from the right and take the first decimal digit; letters are skipped. */
+export const hashDigit = (hash: string): number => hashDigits(hash, 1)[0] ?? 0
 
 /** The last n characters. */
 export const lastChars = (hash: string, n: number): string => hash.slice(-n)

@@ -1,9 +1,9 @@
 import type { GameCode, GamesConfig } from './config'
-import { bankerPlayer, hashDigit, isLucky } from './hash-reading'
+import { bankerPlayer, hashDigit, hashDigits, isLucky } from './hash-reading'
 
 /**
  * What a block decided for one game. `numbers` are the drawn values — block game: [hash digit,
- * banker point, player point]; hash size: [hash digit, the height's last digit, their sum mod 10];
+ * banker point, player point]; hash size: [hash digit, the next digit to its left, their sum mod 10];
  * fast three: the dice; time-time colour: the five balls; racing: the car in positions 1–10.
  * `labels` name the results the trend view plots (big_small, odd_even, …).
  */
@@ -14,7 +14,7 @@ export interface Outcome {
 
 export type BetResult = 'won' | 'lost' | 'draw'
 
-/** Floats of lottery bytes each game's draw needs (game-rules §1, §4). */
+/** Floats of lottery bytes each game's draw needs (docs/game-rules.md, "The chain" and "The games"). */
 export const FLOATS_NEEDED: Record<GameCode, number> = {
   qukuai: 0,
   hassize: 0,
@@ -60,12 +60,16 @@ export const qukuaiOutcome = (hash: string): Outcome => {
   }
 }
 
-export const hassizeOutcome = (hash: string, height: number): Outcome => {
-  const d = hashDigit(hash)
-  const hd = height % 10
-  const sum = (d + hd) % 10
+/**
+ * Hash size: the plain bets read the hash digit d1; the "sum" bets read (d1 + d2) mod 10, where d2
+ * is the next decimal digit to d1's left. (Not the height: draws fall on heights divisible by 20,
+ * so its last digit is always 0.)
+ */
+export const hassizeOutcome = (hash: string): Outcome => {
+  const [d = 0, d2 = 0] = hashDigits(hash, 2)
+  const sum = (d + d2) % 10
   return {
-    numbers: [d, hd, sum],
+    numbers: [d, d2, sum],
     labels: {
       big_small: bigSmall(d >= 5),
       odd_even: oddEven(d),
@@ -106,17 +110,12 @@ export const saicheOutcome = (cars: number[]): Outcome => {
 }
 
 /** The outcome of a game at a block: hash games read the hash, lottery games the floats. */
-export function drawOutcome(
-  game: GameCode,
-  hash: string,
-  height: number,
-  floats: readonly number[],
-): Outcome {
+export function drawOutcome(game: GameCode, hash: string, floats: readonly number[]): Outcome {
   switch (game) {
     case 'qukuai':
       return qukuaiOutcome(hash)
     case 'hassize':
-      return hassizeOutcome(hash, height)
+      return hassizeOutcome(hash)
     case 'kuaisan':
       return kuaisanOutcome(drawDice(floats))
     case 'shishicai':

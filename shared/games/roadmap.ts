@@ -1,4 +1,4 @@
-/** The two result grids (game-rules §5). Grids are arrays of columns, each a top-to-bottom array of cells. */
+/** The two result grids (docs/game-rules.md, "Result grids"). Grids are arrays of columns, each a top-to-bottom array of cells. */
 
 export type Column<T> = (T | null)[]
 

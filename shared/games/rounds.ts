@@ -1,13 +1,14 @@
+import { BUSINESS_UTC_OFFSET_MS } from '../business-day'
 import type { GameCode, GamesConfig } from './config'
 
 /**
- * Rounds (game-rules §2). Block game: one round per block, numbered by the height. Hash size:
+ * Rounds (docs/game-rules.md, "Rounds"). Block game: one round per block, numbered by the height. Hash size:
  * heights divisible by `draw_every_blocks`, numbered by the height. Lottery games: one draw a
  * minute on the first such height at or after the minute's end, numbered YYYYMMDD + 4-digit
- * sequence in local time (`utc_offset_minutes`). A block of height h comes at h × block_ms.
+ * sequence in the business day's time (China Standard Time). A block of height h comes at h × block_ms.
  */
 
-export type Timing = Pick<GamesConfig, 'block_ms' | 'draw_every_blocks' | 'utc_offset_minutes'>
+export type Timing = Pick<GamesConfig, 'block_ms' | 'draw_every_blocks'>
 export type RoundState = 'OPEN' | 'SEALED' | 'DRAWN'
 
 export interface Round {
@@ -32,8 +33,8 @@ const drawPeriod = (timing: Timing) => timing.block_ms * timing.draw_every_block
 const ceilTo = (t: number, step: number) => Math.ceil(t / step) * step
 
 /** YYYYMMDD and sequence 1–1440 of the minute starting at `minuteStart` (UTC ms), in local time. */
-export function issueOfMinute(minuteStart: number, timing: Timing): string {
-  const local = minuteStart + timing.utc_offset_minutes * MINUTE
+export function issueOfMinute(minuteStart: number): string {
+  const local = minuteStart + BUSINESS_UTC_OFFSET_MS
   const d = new Date(local)
   const ymd = `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`
   const seq = Math.floor((local - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())) / MINUTE) + 1
@@ -41,14 +42,14 @@ export function issueOfMinute(minuteStart: number, timing: Timing): string {
 }
 
 /** The minute (UTC ms of its start) an issue number names, or null when it is not one. */
-export function minuteOfIssue(issue: string, timing: Timing): number | null {
+export function minuteOfIssue(issue: string): number | null {
   const m = /^(\d{4})(\d{2})(\d{2})(\d{4})$/.exec(issue)
   if (!m) return null
   const [y, mo, d, s] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])]
   if (s < 1 || s > DAY_MINUTES || mo < 1 || mo > 12 || d < 1 || d > 31) return null
   const midnight = Date.UTC(y, mo - 1, d)
   if (new Date(midnight).getUTCDate() !== d) return null
-  return midnight - timing.utc_offset_minutes * MINUTE + (s - 1) * MINUTE
+  return midnight - BUSINESS_UTC_OFFSET_MS + (s - 1) * MINUTE
 }
 
 /** The height that decides the round of this index. */
@@ -62,7 +63,7 @@ function heightOfIndex(game: GameCode, index: number, timing: Timing): number {
 /** One round per index: the height (block game), height / draw_every_blocks (hash size) or the minute (lottery). */
 function roundOfIndex(game: GameCode, index: number, sealMs: number, timing: Timing): Round {
   const height = heightOfIndex(game, index, timing)
-  const roundId = isLottery(game) ? issueOfMinute(index * MINUTE, timing) : String(height)
+  const roundId = isLottery(game) ? issueOfMinute(index * MINUTE) : String(height)
   const drawAt = height * timing.block_ms
   return { game, roundId, height, drawAt, sealAt: drawAt - sealMs }
 }
@@ -94,7 +95,7 @@ export function nextRound(round: Round, config: GamesConfig): Round {
 export function roundById(game: GameCode, roundId: string, config: GamesConfig): Round | null {
   const seal = sealOf(game, config)
   if (isLottery(game)) {
-    const minute = minuteOfIssue(roundId, config)
+    const minute = minuteOfIssue(roundId)
     return minute === null ? null : roundOfIndex(game, minute / MINUTE, seal, config)
   }
   if (!/^\d{1,15}$/.test(roundId)) return null

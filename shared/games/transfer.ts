@@ -1,5 +1,5 @@
 /**
- * Transfer betting (game-rules §7): the units digit of the whole amount picks the side. A
+ * Transfer betting (docs/game-rules.md, "Transfer bets"): the units digit of the whole amount picks the side. A
  * receiving address plays one pair: big/small (0–4 small, 5–9 big), odd/even (parity) or
  * banker/player (1 banker, 2 player, 3 tie; any other digit is invalid and refunded).
  */

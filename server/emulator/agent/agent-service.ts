@@ -1,5 +1,14 @@
 import QRCode from 'qrcode'
 import type { z } from 'zod'
+import {
+  addDays,
+  type DayKey,
+  dayOf,
+  dayRange,
+  daysBetween,
+  isDay,
+  startOfDay,
+} from '../../../shared/business-day'
 import type {
   agentInfo,
   agentRebateConfig,
@@ -8,7 +17,7 @@ import type {
 } from '../../../shared/contract/agent'
 import type { rebateClaimSchema, rebateDaySchema, rebateSummary } from '../../../shared/contract/content'
 import type { DataOf } from '../../../shared/contract/endpoint'
-import { formatMicro } from '../../../shared/money'
+import { formatAmount } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
 import { fail } from '../../http/api-error'
 import { maskPhone } from '../account/account-repository'
@@ -16,7 +25,6 @@ import type { AccountService } from '../account/account-service'
 import type { EmuClock } from '../clock'
 import type { LedgerRepository } from '../ledger/ledger-repository'
 import type { AgentSettings } from './agent-fixtures'
-import { addDays, type DayKey, dayOf, dayRange, daysBetween, isDay, startOfDay } from './days'
 import { commissionFor, formatRate, rebateFor } from './rebate'
 import { AlreadyClaimedError, type ClaimDayRow, RebateRepository } from './rebate-repository'
 import { type MemberTurnoverRow, TeamRepository } from './team-repository'
@@ -32,7 +40,7 @@ export const AGENT_MSG = {
 export const MAX_RANGE_DAYS = 31
 const DEFAULT_RANGE_DAYS = 7
 
-const money = (micro: number) => formatMicro(micro)
+const money = (micro: number) => formatAmount(micro)
 
 interface Page {
   readonly page?: number | undefined

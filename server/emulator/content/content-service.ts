@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { activityStatusSchema, activitySummarySchema, prizePool } from '../../../shared/contract/content'
 import type { DataOf } from '../../../shared/contract/endpoint'
-import { formatMicro } from '../../../shared/money'
+import { formatAmount } from '../../../shared/money'
 import type { Db } from '../../db/database'
 import { notFound } from '../../http/api-error'
 import { applyRate, formatRate } from '../agent/rebate'
@@ -76,7 +76,7 @@ export class ContentService {
     const fromBets = this.pool.recentWins(winnerMinPayoutMicro, now, WINNERS_SHOWN).map((w) => ({
       name: maskName(w.nickname),
       game: w.game,
-      amount: formatMicro(w.payout_micro),
+      amount: formatAmount(w.payout_micro),
       won_at: w.settled_at,
     }))
     const seeded = winners
@@ -84,11 +84,11 @@ export class ContentService {
       .map((w) => ({
         name: maskName(w.name),
         game: w.game,
-        amount: formatMicro(w.amountMicro),
+        amount: formatAmount(w.amountMicro),
         won_at: w.wonAt,
       }))
     return {
-      amount: formatMicro(baseMicro + fed),
+      amount: formatAmount(baseMicro + fed),
       rate_bp: shareBp,
       rate: formatRate(shareBp),
       updated_at: now,

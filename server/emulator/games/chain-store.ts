@@ -16,7 +16,7 @@ const CHECKPOINT_EVERY = 1000
 const SEGMENTS_CACHED = 16
 
 /**
- * The committed chain c(i+1) = sha256(hex(c(i))), i = 0…N (game-rules §1). Made once (N hashes),
+ * The committed chain c(i+1) = sha256(hex(c(i))), i = 0…N (docs/game-rules.md, "The chain"). Made once (N hashes),
  * then kept as its seed, its terminal hash and every 1000th link, so finding any key walks at most
  * 999 hashes; the links of recently used segments are cached, since blocks go through them in order.
  */
@@ -53,8 +53,11 @@ export class ChainStore {
     return this.row
   }
 
-  /** The chain, made now if there is none: blocks start at the next height after `startHeight`. */
-  ensure(startHeight: number, now: number): ChainRow {
+  /**
+   * The chain, made now if there is none. Its start is read from `startAt` once every link is
+   * made, so block 1 (the height after the start) always draws after the commitment exists.
+   */
+  ensure(startAt: () => { height: number; now: number }): ChainRow {
     const have = this.get()
     if (have) return have
     const seed = randomBytes(32).toString('hex')
@@ -64,13 +67,14 @@ export class ChainStore {
       if (i % CHECKPOINT_EVERY === 0) checkpoints.push([i, c])
       c = nodeHasher.sha256Hex(c)
     }
+    const start = startAt()
     const row: ChainRow = {
       seed,
       length: this.length,
       checkpoint_every: CHECKPOINT_EVERY,
       terminal: c,
-      start_height: startHeight,
-      created_at: now,
+      start_height: start.height,
+      created_at: start.now,
     }
     this.db
       .transaction(() => {

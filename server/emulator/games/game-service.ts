@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { z } from 'zod'
+import { dayRange, startOfDay } from '../../../shared/business-day'
 import type {
   betItemSchema,
   commitmentSchema,
@@ -8,7 +9,7 @@ import type {
   transferSchema,
 } from '../../../shared/contract/games'
 import { CODE } from '../../../shared/envelope'
-import { type BetType, betTypesOf, oppositeOf } from '../../../shared/games/bet-types'
+import { oppositeOf } from '../../../shared/games/bet-types'
 import { lotteryFloatsSync, lotteryMessage, roundsFor } from '../../../shared/games/chain'
 import {
   GAME_CODES,
@@ -17,6 +18,7 @@ import {
   gameCodeSchema,
   milliToOdds,
 } from '../../../shared/games/config'
+import { type PricedBet, pricedBets } from '../../../shared/games/odds'
 import {
   type BetResult,
   drawOutcome,
@@ -24,7 +26,6 @@ import {
   type Outcome,
   settlerFor,
 } from '../../../shared/games/outcome'
-import { edgeTable } from '../../../shared/games/probability'
 import {
   currentRound,
   heightAt,
@@ -36,7 +37,7 @@ import {
   roundsDrawnIn,
 } from '../../../shared/games/rounds'
 import { TRANSFER_KINDS, type TransferKind, transferSide } from '../../../shared/games/transfer'
-import { formatMicro, toMicro } from '../../../shared/money'
+import { formatAmount, toMicro } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
 import { ApiError, fail, invalidInput, notFound } from '../../http/api-error'
 import type { EmuClock } from '../clock'
@@ -74,7 +75,6 @@ export const GAME_MSG = {
 /** Rounds without bets older than this many per game are not recorded when the clock jumps far ahead. */
 const RECENT_ROUNDS = 1000
 const MAX_ADDRESSES = 10
-const DAY = 86_400_000
 
 const KIND_RULE: Record<TransferKind, string> = {
   big_small: '金额个位数 0–4 为小，5–9 为大',
@@ -96,7 +96,7 @@ export class GameService {
   readonly chain: ChainStore
   readonly repo: GameRepository
   readonly addresses: BetAddressRepository
-  private readonly types = new Map<GameCode, Map<string, BetType>>()
+  private readonly types = new Map<GameCode, Map<string, PricedBet>>()
   /** Called after a round's bets are marked settled, before they are paid; lets a test stop a draw halfway, as a crash would. */
   afterBetsSettled: ((round: Round) => void) | null = null
   /** Nothing is due before this time (the earliest next draw after the last catch-up), unless the clock went back. */
@@ -114,17 +114,21 @@ export class GameService {
     this.chain = new ChainStore(db, chainLength)
     this.repo = new GameRepository(db)
     this.addresses = new BetAddressRepository(db)
-    for (const g of GAME_CODES) this.types.set(g, new Map(betTypesOf(g, config).map((b) => [b.type, b])))
+    for (const g of GAME_CODES) this.types.set(g, new Map(pricedBets(g, config).map((b) => [b.type, b])))
   }
 
   // ── chain ──────────────────────────────────────────────────────────────────────────────────
 
   /** The chain, made on first use (N hashes: about 2 s for a million links). */
-  ensureChain(now = this.clock.now()) {
+  ensureChain() {
     const have = this.chain.get()
     if (have) return have
     const t = Date.now()
-    const made = this.chain.ensure(heightAt(now, this.config), now)
+    // The start is read after the links are made: block 1 draws after the commitment is published.
+    const made = this.chain.ensure(() => {
+      const now = this.clock.now()
+      return { height: heightAt(now, this.config), now }
+    })
     this.log.info({ links: made.length, ms: Date.now() - t }, 'games: committed a new hash chain')
     return made
   }
@@ -154,7 +158,7 @@ export class GameService {
   outcomeOf(round: Round): { hash: string; outcome: Outcome } {
     const hash = this.chain.blockHash(round.height)
     const floats = lotteryFloatsSync(nodeHasher, hash, round.game, round.height, FLOATS_NEEDED[round.game])
-    return { hash, outcome: drawOutcome(round.game, hash, round.height, floats) }
+    return { hash, outcome: drawOutcome(round.game, hash, floats) }
   }
 
   // ── draws and settlement ───────────────────────────────────────────────────────────────────
@@ -202,7 +206,7 @@ export class GameService {
   private settleRound(round: Round): void {
     const { hash, outcome } = this.outcomeOf(round)
     const results = new Map<string, BetResult>()
-    for (const { type } of betTypesOf(round.game, this.config)) {
+    for (const { type } of pricedBets(round.game, this.config)) {
       results.set(type, settlerFor(round.game, type, this.config)(outcome))
     }
     const settled = this.repo.settleRound({ game: round.game, round: round.roundId }, results, round.drawAt)
@@ -265,16 +269,55 @@ export class GameService {
       kind: isLottery(game) ? 'lottery' : 'hash',
       round_ms: nextRound(first, this.config).drawAt - first.drawAt,
       seal_ms: g.seal_ms,
-      min_stake: formatMicro(toMicro(g.limits.min_stake)),
-      max_stake: formatMicro(toMicro(g.limits.max_stake)),
+      min_stake: formatAmount(toMicro(g.limits.min_stake)),
+      max_stake: formatAmount(toMicro(g.limits.max_stake)),
     }
+  }
+
+  /**
+   * A round is closed for good once it is drawn: when it has a draw row, or when a later round of
+   * the game has one (draws are recorded in order). The clock alone never reopens it — a tester may
+   * move the clock back before a round's draw time (docs/game-rules.md, "Sealing").
+   */
+  private isDrawn(round: Round): boolean {
+    const latest = this.repo.latestDraw(round.game)
+    return (
+      (latest !== undefined && round.drawAt <= latest.draw_at) ||
+      this.repo.draw(round.game, round.roundId) !== undefined
+    )
+  }
+
+  /** The round bets go to now: the first one after the clock that has not been drawn. */
+  private openRound(game: GameCode, now: number): Round {
+    const byClock = currentRound(game, now, this.config)
+    const latest = this.repo.latestDraw(game)
+    return latest !== undefined && byClock.drawAt <= latest.draw_at
+      ? currentRound(game, latest.draw_at, this.config)
+      : byClock
+  }
+
+  /** Why a round takes no bet now (drawn, sealed, not yet open, beyond the chain), or null when it is open. */
+  private closedReason(round: Round, now: number): string | null {
+    if (now >= round.drawAt || this.isDrawn(round)) return GAME_MSG.drawn(round.roundId)
+    if (now >= round.sealAt) return GAME_MSG.sealed(round.roundId)
+    const latestOpen = nextRound(this.openRound(round.game, now), this.config)
+    if (round.drawAt > latestOpen.drawAt) return GAME_MSG.notOpen(round.roundId)
+    if (!this.covered(round))
+      return this.chainSpent(round) ? GAME_MSG.chainSpent : GAME_MSG.notOpen(round.roundId)
+    return null
+  }
+
+  /** Every way of betting goes through this (docs/game-rules.md, "Sealing"). */
+  private assertOpen(round: Round, now: number): void {
+    const reason = this.closedReason(round, now)
+    if (reason !== null) throw fail(reason)
   }
 
   current(game: GameCode) {
     const now = this.clock.now()
-    this.ensureChain(now)
+    this.ensureChain()
     this.catchUp(now)
-    const r = currentRound(game, now, this.config)
+    const r = this.openRound(game, now)
     const latest = this.repo.latestDraw(game)
     return {
       ...roundOut(r),
@@ -297,13 +340,13 @@ export class GameService {
   rules(game: GameCode) {
     return {
       ...this.summary(game),
-      bet_types: edgeTable(game, this.config).map((r) => ({
+      bet_types: pricedBets(game, this.config).map((r) => ({
         bet_type: r.type,
         label: r.label,
         group: r.group,
         odds: milliToOdds(r.oddsMilli),
-        win_probability: r.win,
-        refund_probability: r.draw,
+        win_probability: r.winProbability,
+        refund_probability: r.refundProbability,
         house_edge: r.houseEdge,
       })),
     }
@@ -362,7 +405,7 @@ export class GameService {
 
   // ── betting ────────────────────────────────────────────────────────────────────────────────
 
-  private betType(game: GameCode, type: string): BetType {
+  private betType(game: GameCode, type: string): PricedBet {
     const t = this.types.get(game)?.get(type)
     if (!t) throw invalidInput(GAME_MSG.unknownType(type))
     return t
@@ -376,16 +419,11 @@ export class GameService {
     items: readonly { bet_type: string; amount: string }[],
   ) {
     const now = this.clock.now()
-    this.ensureChain(now)
+    this.ensureChain()
     this.catchUp(now)
     const round = roundById(game, roundId, this.config)
     if (!round) throw invalidInput(GAME_MSG.noRound)
-    if (now >= round.drawAt) throw fail(GAME_MSG.drawn(roundId))
-    if (now >= round.sealAt) throw fail(GAME_MSG.sealed(roundId))
-    const latestOpen = nextRound(currentRound(game, now, this.config), this.config)
-    if (round.drawAt > latestOpen.drawAt) throw fail(GAME_MSG.notOpen(roundId))
-    if (!this.covered(round))
-      throw fail(this.chainSpent(round) ? GAME_MSG.chainSpent : GAME_MSG.notOpen(roundId))
+    this.assertOpen(round, now)
 
     const limits = this.config.games[game].limits
     const min = toMicro(limits.min_stake)
@@ -399,6 +437,8 @@ export class GameService {
     }
     const name = this.config.games[game].name
     const ids = immediate(this.db, () => {
+      // Again inside the write lock: another process may have drawn the round meanwhile.
+      this.assertOpen(round, now)
       const held = this.repo.playerRound(playerId, round)
       for (const [type, amount] of wanted) {
         const bt = this.betType(game, type)
@@ -431,7 +471,7 @@ export class GameService {
     return {
       round_id: roundId,
       bets: ids.placed.map((bet) => this.betOut(bet)),
-      balance: formatMicro(ids.balance),
+      balance: formatAmount(ids.balance),
     }
   }
 
@@ -463,10 +503,10 @@ export class GameService {
       height: b.height,
       bet_type: b.bet_type,
       label: this.types.get(game)?.get(b.bet_type)?.label ?? b.bet_type,
-      stake: formatMicro(b.stake_micro, 6),
+      stake: formatAmount(b.stake_micro),
       odds: b.odds,
       status: b.status,
-      payout: formatMicro(b.payout_micro, 6),
+      payout: formatAmount(b.payout_micro),
       source: b.source,
       placed_at: b.placed_at,
       draw_at: b.draw_at,
@@ -486,14 +526,13 @@ export class GameService {
     pageSize: number,
   ) {
     this.catchUp(this.clock.now())
-    const localDay = (d: string) => Date.parse(`${d}T00:00:00Z`) - this.config.utc_offset_minutes * 60_000
     const r = this.repo.history(
       {
         playerId,
         game: q.game,
         status: q.status,
-        from: q.date_from ? localDay(q.date_from) : undefined,
-        to: q.date_to ? localDay(q.date_to) + DAY : undefined,
+        from: q.date_from ? startOfDay(q.date_from) : undefined,
+        to: q.date_to ? dayRange(q.date_to).end : undefined,
       },
       pageSize,
       (page - 1) * pageSize,
@@ -504,7 +543,7 @@ export class GameService {
       page_size: pageSize,
       total: r.total,
       has_more: page * pageSize < r.total,
-      summary: { stake: formatMicro(r.stake, 6), payout: formatMicro(r.payout, 6) },
+      summary: { stake: formatAmount(r.stake), payout: formatAmount(r.payout) },
     }
   }
 
@@ -568,7 +607,7 @@ export class GameService {
    */
   transfer(input: { from_address: string; to_address: string; amount: string }, playerId: number | null) {
     const now = this.clock.now()
-    this.ensureChain(now)
+    this.ensureChain()
     this.catchUp(now)
     const owner = this.addresses.byAddress(input.from_address)
     if (!owner) throw fail(GAME_MSG.fromUnbound)
@@ -578,8 +617,10 @@ export class GameService {
     const amount = toMicro(input.amount)
     if (amount <= 0) throw invalidInput(GAME_MSG.outOfLimits)
     const game = this.config.transfer.game
-    const round = roundById(game, String(heightAt(now, this.config) + 1), this.config)
-    if (!round) throw fail(GAME_MSG.noRound)
+    // The transfer is played on the first block still open for bets (the chain would put it in
+    // one of the next blocks; one already sealed would let it see a hash too close to its draw).
+    const next = this.openRound(game, now)
+    const round = now >= next.sealAt ? nextRound(next, this.config) : next
     if (!this.covered(round))
       throw fail(this.chainSpent(round) ? GAME_MSG.chainSpent : GAME_MSG.notOpen(round.roundId))
     const side = transferSide(kind, amount)
@@ -588,14 +629,19 @@ export class GameService {
     const id = immediate(this.db, () => {
       const held = this.repo.playerRound(owner.player_id, round)
       const other = side ? oppositeOf(side) : null
+      // A transfer cannot be turned away (the money has moved): one with an invalid amount, or
+      // whose block closed meanwhile, is refunded instead of played.
+      const closed = this.closedReason(round, now)
       const reason =
-        side === null
-          ? GAME_MSG.invalidDigit
-          : amount < toMicro(limits.min_stake) || amount > toMicro(limits.max_stake)
-            ? GAME_MSG.outOfLimits
-            : other && held.has(other)
-              ? GAME_MSG.bothSides(this.betType(game, side).label, this.betType(game, other).label)
-              : null
+        closed !== null
+          ? closed
+          : side === null
+            ? GAME_MSG.invalidDigit
+            : amount < toMicro(limits.min_stake) || amount > toMicro(limits.max_stake)
+              ? GAME_MSG.outOfLimits
+              : other && held.has(other)
+                ? GAME_MSG.bothSides(this.betType(game, side).label, this.betType(game, other).label)
+                : null
       const base = { playerId: owner.player_id, currency: 'USDT' as const, amountMicro: amount, at: now }
       if (side === null || reason !== null) {
         const tid = this.repo.insertTransfer({
@@ -680,7 +726,7 @@ export class GameService {
       from_address: t.from_address,
       to_address: t.to_address,
       kind: transferKind(t.kind),
-      amount: formatMicro(t.amount_micro, 6),
+      amount: formatAmount(t.amount_micro),
       status: t.status,
       reason: t.reason,
       height: t.height,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { betTypesOf, oppositeOf } from '../../../shared/games/bet-types'
+import { betKindsOf, oppositeOf } from '../../../shared/games/bet-types'
 import { blockHash, lotteryFloats, walkChain, webCryptoHasher } from '../../../shared/games/chain'
 import { GAME_CODES, type GameCode, oddsToMilli } from '../../../shared/games/config'
 import { type BetResult, drawOutcome, FLOATS_NEEDED, settleBet } from '../../../shared/games/outcome'
@@ -31,7 +31,7 @@ async function recompute(kit: GamesKit, game: GameCode, roundId: string) {
     ),
   ).toBe(prev ? prev.key : v.data.commitment.terminal_hash)
   const floats = await lotteryFloats(webCryptoHasher, hash, game, height, FLOATS_NEEDED[game])
-  return drawOutcome(game, hash, height, floats)
+  return drawOutcome(game, hash, floats)
 }
 
 describe('games in the emulator', () => {
@@ -78,7 +78,7 @@ describe('games in the emulator', () => {
     }[] = []
     for (let i = 0; i < 100; i++) {
       for (const game of GAME_CODES) {
-        const types = betTypesOf(game, kit.games.config).map((b) => b.type)
+        const types = betKindsOf(game).map((b) => b.type)
         const round: Env = await kit.call({ method: 'GET', url: `/api/games/round?game=${game}` })
         expect(round.data.state).toBe('OPEN')
         for (const p of kit.players) {
@@ -168,7 +168,7 @@ describe('games in the emulator', () => {
         async (wanted) => {
           const accepted: { game: GameCode; roundId: string }[] = []
           for (const w of wanted) {
-            const types = betTypesOf(w.game, kit.games.config)
+            const types = betKindsOf(w.game)
             const type = types[w.pick % types.length]?.type ?? 'big'
             const round = kit.games.current(w.game)
             try {

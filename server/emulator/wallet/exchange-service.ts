@@ -1,9 +1,10 @@
 import { exchangeQuoteMicro, type WalletCurrency } from '../../../shared/contract/wallet'
+import { formatAmount } from '../../../shared/money'
 import { immediate } from '../../db/database'
 import { fail } from '../../http/api-error'
 import { InsufficientFundsError } from '../ledger/ledger-repository'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
-import { formatAmount, orderNo } from './wallet-format'
+import { orderNo } from './wallet-format'
 
 /** USDT ↔ TRX at the fixture's rates: both balances move in one transaction, as two ledger rows. */
 export class ExchangeService {

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatAmount } from '../../../shared/money'
 import { openDatabase } from '../../db/database'
 import { DEMO } from '../../test-support/test-app'
 import { LedgerRepository } from '../ledger/ledger-repository'
 import { finished, SERVER_MAIN, spawnTs } from './test-support/spawn'
-import { formatAmount } from './wallet-format'
 
 /**
  * The real server, killed with SIGKILL in the middle of a load of top-ups, confirmations,

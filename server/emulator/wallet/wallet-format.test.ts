@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { exchangeQuoteMicro } from '../../../shared/contract/wallet'
-import { toMicro } from '../../../shared/money'
+import { formatAmount, toMicro } from '../../../shared/money'
 import { isTronAddress } from '../../../shared/tron'
 import { depositAddressFor } from './deposit-service'
-import { cstDateRange, cstDayStart, formatAmount, formatWait, orderNo } from './wallet-format'
+import { formatWait, orderNo } from './wallet-format'
 
 describe('wallet formatting', () => {
   it('shows amounts with 2 to 6 places, never rounding up', () => {
@@ -19,17 +19,6 @@ describe('wallet formatting', () => {
         expect(toMicro(formatAmount(micro))).toBe(micro)
       }),
     )
-  })
-
-  it('starts business days at 00:00 China Standard Time', () => {
-    // 2030-01-09 16:30 UTC is 2030-01-10 00:30 CST.
-    expect(cstDayStart(Date.UTC(2030, 0, 9, 16, 30))).toBe(Date.UTC(2030, 0, 9, 16))
-    expect(cstDayStart(Date.UTC(2030, 0, 9, 15, 59))).toBe(Date.UTC(2030, 0, 8, 16))
-    expect(cstDateRange('2030-01-10', '2030-01-10')).toEqual({
-      from: Date.UTC(2030, 0, 9, 16),
-      to: Date.UTC(2030, 0, 10, 16),
-    })
-    expect(cstDateRange()).toEqual({ from: null, to: null })
   })
 
   it('says how long a wait is in hours and minutes, rounding up', () => {

@@ -1,37 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto'
-import { formatMicro } from '../../../shared/money'
-
-/** Business days start at 00:00 China Standard Time (UTC+8): daily limits and date filters use them. */
-export const CST_OFFSET_MS = 8 * 3_600_000
-export const DAY_MS = 24 * 3_600_000
-
-/** Start of the CST day containing `at`. */
-export const cstDayStart = (at: number): number =>
-  Math.floor((at + CST_OFFSET_MS) / DAY_MS) * DAY_MS - CST_OFFSET_MS
-
-/** "2026-11-22" → the instant that day starts in CST. */
-export function cstDateStart(date: string): number {
-  const [y, m, d] = date.split('-').map(Number)
-  return Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1) - CST_OFFSET_MS
-}
-
-/** A time range from optional inclusive CST dates: [from, to). */
-export function cstDateRange(start?: string, end?: string): { from: number | null; to: number | null } {
-  return {
-    from: start ? cstDateStart(start) : null,
-    to: end ? cstDateStart(end) + DAY_MS : null,
-  }
-}
-
-/** An amount with at least 2 and at most 6 places: "12.50", "0.158333", "-3.00". */
-export function formatAmount(micro: number): string {
-  const full = formatMicro(micro, 6)
-  return full.replace(/(\.\d\d\d*?)0+$/, '$1')
-}
+import { BUSINESS_UTC_OFFSET_MS } from '../../../shared/business-day'
 
 /** An order number: prefix, the CST time to the second and 6 random digits, e.g. D20261122153045123456. */
 export function orderNo(prefix: string, at: number): string {
-  const stamp = new Date(at + CST_OFFSET_MS).toISOString().replace(/\D/g, '').slice(0, 14)
+  const stamp = new Date(at + BUSINESS_UTC_OFFSET_MS).toISOString().replace(/\D/g, '').slice(0, 14)
   return `${prefix}${stamp}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`
 }
 

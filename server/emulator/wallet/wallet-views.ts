@@ -8,9 +8,9 @@ import {
   WITHDRAWAL_STATUS_LABEL,
   type Withdrawal,
 } from '../../../shared/contract/wallet'
+import { formatAmount } from '../../../shared/money'
 import type { DepositRow } from './deposit-repository'
 import type { LedgerRow } from './fund-flow-repository'
-import { formatAmount } from './wallet-format'
 import type { WalletAddressRow, WithdrawalRow } from './withdrawal-repository'
 
 /** Rows as the contract shows them. */

@@ -1,5 +1,7 @@
+import { dayStartOf } from '../../../shared/business-day'
 import type { Withdrawal } from '../../../shared/contract/wallet'
 import { NETWORK } from '../../../shared/contract/wallet'
+import { formatAmount } from '../../../shared/money'
 import { immediate } from '../../db/database'
 import { fail, notFound } from '../../http/api-error'
 import { verifyPassword } from '../account/passwords'
@@ -7,15 +9,7 @@ import { InsufficientFundsError } from '../ledger/ledger-repository'
 import type { HistoryFilter } from './paged-query'
 import { PayPasswordGuard } from './pay-password-guard'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
-import {
-  cstDayStart,
-  fakeTxHash,
-  formatAmount,
-  formatWait,
-  orderNo,
-  type Page,
-  pagedResult,
-} from './wallet-format'
+import { fakeTxHash, formatWait, orderNo, type Page, pagedResult } from './wallet-format'
 import { walletAddressView, withdrawalView } from './wallet-views'
 import { WithdrawalRepository } from './withdrawal-repository'
 
@@ -146,7 +140,7 @@ export class WithdrawalService {
         .prepare<[number], number>('SELECT pay_password_hash IS NOT NULL FROM players WHERE id = ?')
         .pluck()
         .get(playerId) === 1
-    const used = this.withdrawals.usedSince(playerId, cstDayStart(this.ctx.clock.worldNow()))
+    const used = this.withdrawals.usedSince(playerId, dayStartOf(this.ctx.clock.worldNow()))
     const remaining = Math.max(0, r.dailyLimitMicro - used)
     const maxWithdrawable = Math.max(0, Math.min(balance - r.feeMicro, remaining, r.maxMicro))
     return {
@@ -181,7 +175,7 @@ export class WithdrawalService {
     if (!target) throw fail(WALLET_MSG.walletNotFound)
     if (amountMicro < r.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatAmount(r.minMicro)))
     if (amountMicro > r.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatAmount(r.maxMicro)))
-    const used = this.withdrawals.usedSince(playerId, cstDayStart(this.ctx.clock.worldNow()))
+    const used = this.withdrawals.usedSince(playerId, dayStartOf(this.ctx.clock.worldNow()))
     if (used + amountMicro > r.dailyLimitMicro)
       throw fail(WALLET_MSG.dailyLimit(formatAmount(Math.max(0, r.dailyLimitMicro - used))))
     const balance =

@@ -354,7 +354,13 @@ describe('team search, turnover records, QR code and rebate config', () => {
       tokenOf(a),
     )
     expect(res.data.size).toBe(200)
-    expect(res.data.invite_link).toBe('http://localhost:80/login?isreg=1&invite_code=DEMO88')
+    // From PUBLIC_URL (unset: http://localhost:<PORT>), never from the request's Host.
+    expect(res.data.invite_link).toBe('http://localhost:3000/login?isreg=1&invite_code=DEMO88')
+    const spoofed = await t.app.inject({
+      url: '/api/agent/info',
+      headers: { token: tokenOf(a), host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+    })
+    expect(spoofed.json().data.invite_link).toBe('http://localhost:3000/login?isreg=1&invite_code=DEMO88')
     const png = Buffer.from(res.data.image.replace('data:image/png;base64,', ''), 'base64')
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
     expect((await get('/api/agent/qrcode?size=5000', tokenOf(a))).code).toBe(40000)

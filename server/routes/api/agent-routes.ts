@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import {
   agentChildSearch,
   agentInfo,
@@ -20,14 +20,11 @@ export async function agentRoutes(app: FastifyInstance, opts: { config: Config }
   app.emu.addSeeder(agentSeeder)
   const service = new AgentService(db, clock, ledger, accounts, loadAgentSettings(config.FIXTURES_DIR))
 
-  /** Where invite links point: the configured public origin, else the one the player reached us on. */
-  const origin = (request: FastifyRequest) =>
-    config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : `${request.protocol}://${request.host}`
+  /** Where invite links point: PUBLIC_URL, never the request's Host (a client could set it to any site). */
+  const origin = new URL(config.PUBLIC_URL).origin
 
-  contractRoute(app, agentInfo, ({ player, request }) => service.info(player.id, origin(request)))
-  contractRoute(app, agentQrcode, ({ player, request, query }) =>
-    service.qrcode(player.id, origin(request), query.size),
-  )
+  contractRoute(app, agentInfo, ({ player }) => service.info(player.id, origin))
+  contractRoute(app, agentQrcode, ({ player, query }) => service.qrcode(player.id, origin, query.size))
   contractRoute(app, agentTurnover, ({ player, query }) => service.turnover(player.id, query))
   contractRoute(app, agentChildSearch, ({ player, query }) => service.search(player.id, query))
   contractRoute(app, agentRebateConfig, () => service.rebateConfig())

@@ -104,8 +104,8 @@ describe('games API', () => {
   it('shows rules with odds and house edge', async () => {
     const res = await get('/api/games/rules?game=qukuai')
     const big = res.data.bet_types.find((b: { bet_type: string }) => b.bet_type === 'big')
-    expect(big).toMatchObject({ label: '大', odds: '1.95', win_probability: 0.5 })
-    expect(big.house_edge).toBeCloseTo(0.025, 10)
+    expect(big).toMatchObject({ label: '大', odds: '1.96', win_probability: 0.5 })
+    expect(big.house_edge).toBeCloseTo(0.02, 10)
   })
 
   it('places bets: same side adds, both sides and bad stakes are refused, balance moves once', async () => {
@@ -129,8 +129,8 @@ describe('games API', () => {
     })
     expect(again.data.bets[0]).toMatchObject({
       bet_type: 'big',
-      stake: '15.000000',
-      odds: '1.95',
+      stake: '15.00',
+      odds: '1.96',
       status: 'pending',
       label: '大',
     })
@@ -207,7 +207,7 @@ describe('games API', () => {
     const sum = r.numbers.reduce((a: number, b: number) => a + b, 0)
     const big = settled.find((b: { bet_type: string }) => b.bet_type === 'big')
     expect(big.status).toBe(sum >= 11 ? 'won' : 'lost')
-    expect(big.payout).toBe(sum >= 11 ? '29.250000' : '0.000000')
+    expect(big.payout).toBe(sum >= 11 ? '29.40' : '0.00')
 
     const v = (await get(`/api/games/verify?game=kuaisan&round_id=${round.round_id}`)).data
     // Recompute as the verify page does: key → block hash → floats → dice; key → terminal.
@@ -219,7 +219,7 @@ describe('games API', () => {
       r.height,
       FLOATS_NEEDED.kuaisan,
     )
-    expect(drawOutcome('kuaisan', r.block_hash, r.height, floats).numbers).toEqual(r.numbers)
+    expect(drawOutcome('kuaisan', r.block_hash, floats).numbers).toEqual(r.numbers)
     expect(await walkChain(webCryptoHasher, v.key, v.block_number)).toBe(v.commitment.terminal_hash)
     for (const a of v.anchors)
       expect(await walkChain(webCryptoHasher, v.key, v.block_number - a.block_number)).toBe(a.key)
@@ -274,8 +274,8 @@ describe('games API', () => {
     expect(ok.data).toMatchObject({
       kind: 'big_small',
       status: 'bet',
-      amount: '17.000000',
-      bet: { bet_type: 'big', source: 'transfer', stake: '17.000000' },
+      amount: '17.00',
+      bet: { bet_type: 'big', source: 'transfer', stake: '17.00' },
     })
     expect(await balance()).toBe(before)
     const bad = await t.app.inject({

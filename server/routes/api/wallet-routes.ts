@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { dateRange } from '../../../shared/business-day'
 import {
   bindWallet,
   changeType,
@@ -18,7 +19,7 @@ import {
 import { toMicro } from '../../../shared/money'
 import type { Config } from '../../config'
 import { walletOf } from '../../emulator/wallet/wallet-domain'
-import { cstDateRange, pageOf } from '../../emulator/wallet/wallet-format'
+import { pageOf } from '../../emulator/wallet/wallet-format'
 import { contractRoute } from '../../http/contract-route'
 
 /** The wallet: top-up, withdrawal, addresses, exchange, fund flow and histories. */
@@ -32,7 +33,7 @@ export async function walletRoutes(app: FastifyInstance, opts: { config: Config 
   contractRoute(app, getDepositHistory, ({ player, query }) =>
     deposits.history(
       player.id,
-      { status: query.status, ...cstDateRange(query.start_date, query.end_date) },
+      { status: query.status, ...dateRange(query.start_date, query.end_date) },
       pageOf(query),
     ),
   )
@@ -56,7 +57,7 @@ export async function walletRoutes(app: FastifyInstance, opts: { config: Config 
   contractRoute(app, getWithdrawalHistory, ({ player, query }) =>
     withdrawals.history(
       player.id,
-      { status: query.status, ...cstDateRange(query.start_date, query.end_date) },
+      { status: query.status, ...dateRange(query.start_date, query.end_date) },
       pageOf(query),
     ),
   )
@@ -69,7 +70,7 @@ export async function walletRoutes(app: FastifyInstance, opts: { config: Config 
   contractRoute(app, fundFlow, ({ player, query }) =>
     wallet.fundFlow(
       player.id,
-      { type: query.type, currency: query.currency, ...cstDateRange(query.start_date, query.end_date) },
+      { type: query.type, currency: query.currency, ...dateRange(query.start_date, query.end_date) },
       pageOf(query),
     ),
   )

@@ -119,7 +119,7 @@ export async function verifySteps(
       ),
     })
   }
-  const outcome = drawOutcome(result.game, hash, result.height, floats)
+  const outcome = drawOutcome(result.game, hash, floats)
   steps.push({
     kind: 'numbers',
     title: '开奖号码',
