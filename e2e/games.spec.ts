@@ -398,12 +398,18 @@ test('the rules page shows each bet type with the odds, win chance and edge the 
     await page.goto(`/games/${game}/rules`)
     const rows = page.getByTestId('rule-row')
     await expect(rows).toHaveCount(rules.bet_types.length)
+    const shown = new Map(
+      await rows.evaluateAll((els) =>
+        els.map((el) => [el.getAttribute('data-bet-type') ?? '', el.textContent ?? ''] as const),
+      ),
+    )
     for (const t of rules.bet_types) {
-      const row = page.locator(`[data-testid="rule-row"][data-bet-type="${t.bet_type}"]`)
-      await expect(row).toContainText(`赔率 ${t.odds}`)
-      await expect(row).toContainText(`中奖概率 ${pct(t.win_probability)}`)
-      await expect(row).toContainText(`庄家优势 ${pct(t.house_edge)}`)
-      if (t.refund_probability > 0) await expect(row).toContainText(`退款概率 ${pct(t.refund_probability)}`)
+      const text = shown.get(t.bet_type) ?? ''
+      expect(text, t.bet_type).toContain(`赔率 ${t.odds}`)
+      expect(text, t.bet_type).toContain(`中奖概率 ${pct(t.win_probability)}`)
+      expect(text, t.bet_type).toContain(`庄家优势 ${pct(t.house_edge)}`)
+      if (t.refund_probability > 0)
+        expect(text, t.bet_type).toContain(`退款概率 ${pct(t.refund_probability)}`)
     }
     const first = rules.bet_types[0]
     await expect(page.getByTestId('odds-example')).toContainText(`按赔率 ${first?.odds} 中奖`)

@@ -146,7 +146,8 @@ for (const theme of THEMES) {
       await page.getByRole('button', { name: /^投注/ }).click()
       const sheet = page.locator('.games-confirm')
       await expect(sheet).toBeVisible()
-      await expect(sheet.getByRole('button', { name: '确认投注' })).toBeVisible()
+      // 确认投注, or 改投第 N 期 when the block game's round closed while the sheet opened.
+      await expect(sheet.locator('.games-confirm__actions button').last()).toBeVisible()
       await expectFits(page, `confirmation sheet of ${route} (${theme})`)
       await sheet.getByRole('button', { name: '取消' }).click()
       await expect(sheet).toBeHidden()

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { THEMES, type Theme } from '../../../shared/constants'
 import { type UserInfo, userInfoSchema } from '../../../shared/contract/account'
-import { commitmentSchema } from '../../../shared/contract/games'
 import { STORAGE_KEY, type StorageKey } from '../../../shared/storage-keys'
 
 /**
@@ -62,13 +61,6 @@ export const loginDataSchema = z.object({
 })
 export type LoginData = z.infer<typeof loginDataSchema>
 
-/** A game chain's commitment as first seen here, by chain key, with when it was first seen. */
-export const heldCommitmentsSchema = z.record(
-  z.string(),
-  commitmentSchema.extend({ seen_at: z.number().int() }),
-)
-export type HeldCommitments = z.infer<typeof heldCommitmentsSchema>
-
 const FLAG_ON = '1'
 const FLAG_OFF = '0'
 
@@ -98,7 +90,4 @@ export const storage = {
     return THEMES.find((t) => t === raw) ?? 'light'
   },
   setTheme: (theme: Theme) => writeRaw(STORAGE_KEY.theme, theme),
-
-  gameCommitments: (): HeldCommitments => readJson(STORAGE_KEY.gameCommitments, heldCommitmentsSchema) ?? {},
-  setGameCommitments: (held: HeldCommitments) => writeRaw(STORAGE_KEY.gameCommitments, JSON.stringify(held)),
 }

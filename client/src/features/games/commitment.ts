@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { commitmentSchema } from '../../../../shared/contract/games'
-import type { HeldCommitments } from '../../lib/storage'
+import type { HeldCommitments } from './commitment-store'
 
 /**
  * The commitment a player holds: the first terminal hash this device saw for each chain of the

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
 import { gameCommitment } from '../../../../shared/contract/games'
-import { storage } from '../../lib/storage'
 import { useApi } from '../../lib/use-api'
 import { type Commitment, type HeldCommitment, holdCommitment } from './commitment'
+import { readHeldCommitments, writeHeldCommitments } from './commitment-store'
 
 export interface CommitmentView {
   /** What the server publishes now. */
@@ -21,8 +21,8 @@ export function useCommitment(): CommitmentView {
   const [view, setView] = useState<CommitmentView>({ current: null, held: null, changed: false })
   useEffect(() => {
     if (!data) return
-    const res = holdCommitment(storage.gameCommitments(), data, Date.now())
-    storage.setGameCommitments(res.held)
+    const res = holdCommitment(readHeldCommitments(), data, Date.now())
+    writeHeldCommitments(res.held)
     setView({ current: data, held: res.first, changed: res.changed })
   }, [data])
   return view

@@ -5,10 +5,10 @@ import { verifyRound } from '../../../../shared/contract/games'
 import { webCryptoHasher } from '../../../../shared/games/chain'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { paths } from '../../config/paths'
-import { storage } from '../../lib/storage'
 import { useApi } from '../../lib/use-api'
 import { AwardText } from './award-text'
 import { commitmentChanged, heldFor } from './commitment'
+import { readHeldCommitments } from './commitment-store'
 import { dateTime } from './date-time'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromSegment } from './game-links'
@@ -39,7 +39,7 @@ function Steps({ proof }: { proof: Proof }) {
   const [steps, setSteps] = useState<VerifyStep[] | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
   // The commitment this device held for the round's chain: the proof is checked against it.
-  const held = useMemo(() => heldFor(storage.gameCommitments(), proof.result.height), [proof])
+  const held = useMemo(() => heldFor(readHeldCommitments(), proof.result.height), [proof])
   useEffect(() => {
     let live = true
     verifySteps(proof, held, webCryptoHasher)
