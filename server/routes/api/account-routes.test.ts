@@ -164,7 +164,7 @@ describe('accounts and sessions', () => {
       url: '/api/api2/update-payment-password',
       ...form({ pay_password: '112233', login_password: 'nope' }, headers),
     })
-    expect(wrong.json()).toMatchObject({ code: 0, msg: '登录密码错误' })
+    expect(wrong.json()).toMatchObject({ code: 0, msg: '登录密码错误，还可尝试 4 次' })
     const sms = await t.app.inject({
       method: 'POST',
       url: '/api/sms/send',
