@@ -1,14 +1,16 @@
 import { randomInt } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { UserInfo } from '../../../shared/contract/account'
+import { PASSWORD_MSG } from '../../../shared/contract/fields'
 import { CODE } from '../../../shared/envelope'
 import { SERVER_MSG } from '../../../shared/messages'
 import { formatMicro } from '../../../shared/money'
 import type { Config } from '../../config'
 import { type Db, immediate } from '../../db/database'
-import { ApiError, fail } from '../../http/api-error'
+import { ApiError, fail, invalidInput } from '../../http/api-error'
 import type { EmuClock } from '../clock'
 import { AccountRepository, maskPhone, type PlayerRow } from './account-repository'
+import { isCommonPassword } from './common-passwords'
 import { type GuardLimits, type GuardMessages, PasswordGuard } from './password-guard'
 import { hashPassword, verifyPassword } from './passwords'
 import { SessionRepository } from './session-repository'
@@ -30,6 +32,13 @@ const lockMessages = (wrong: string): GuardMessages => ({
 })
 const OLD_PASSWORD_MESSAGES = lockMessages(SERVER_MSG.wrongOldPassword)
 const LOGIN_PASSWORD_MESSAGES = lockMessages(SERVER_MSG.wrongLoginPassword)
+
+/** Refuses a common or breached new password, as the contract refuses a bad field: 400, naming it. */
+async function assertNotCommon(field: string, password: string): Promise<void> {
+  if (await isCommonPassword(password)) {
+    throw invalidInput(`${SERVER_MSG.invalidInput}：${field} ${PASSWORD_MSG.common}`)
+  }
+}
 
 /** A real hash to check against when the phone is unknown, so a miss takes as long as a wrong password. */
 let dummyHash: Promise<string> | null = null
@@ -83,6 +92,7 @@ export class AccountService {
   }
 
   async register(input: { phone: string; code: string; password: string; invite_code?: string | undefined }) {
+    await assertNotCommon('password', input.password)
     if (this.accounts.findByPhone(input.phone)) throw fail(SERVER_MSG.phoneTaken, CODE.conflict)
     const inviter = input.invite_code ? this.accounts.findByInviteCode(input.invite_code) : undefined
     if (input.invite_code && !inviter) throw fail(SERVER_MSG.inviteCodeUnknown)
@@ -155,6 +165,7 @@ export class AccountService {
     if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
     this.loginGuard.assertUnlocked(playerId, OLD_PASSWORD_MESSAGES)
     if (oldPassword === newPassword) throw fail(SERVER_MSG.samePassword)
+    await assertNotCommon('new_password', newPassword)
     await this.loginGuard.check(playerId, LOGIN_PASSWORD_LIMITS, OLD_PASSWORD_MESSAGES, () =>
       verifyPassword(player.password_hash, oldPassword),
     )
