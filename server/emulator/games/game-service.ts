@@ -38,7 +38,7 @@ import {
 import { TRANSFER_KINDS, type TransferKind, transferSide } from '../../../shared/games/transfer'
 import { formatMicro, toMicro } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
-import { ApiError, fail, invalidInput, notFound } from '../../http/api-error'
+import { ApiError, fail, notFound } from '../../http/api-error'
 import type { EmuClock } from '../clock'
 import { InsufficientFundsError, type LedgerRepository } from '../ledger/ledger-repository'
 import { BetAddressRepository, type BetAddressRow } from './bet-address-repository'
@@ -364,7 +364,7 @@ export class GameService {
 
   private betType(game: GameCode, type: string): BetType {
     const t = this.types.get(game)?.get(type)
-    if (!t) throw invalidInput(GAME_MSG.unknownType(type))
+    if (!t) throw fail(GAME_MSG.unknownType(type))
     return t
   }
 
@@ -379,7 +379,7 @@ export class GameService {
     this.ensureChain(now)
     this.catchUp(now)
     const round = roundById(game, roundId, this.config)
-    if (!round) throw invalidInput(GAME_MSG.noRound)
+    if (!round) throw notFound(GAME_MSG.noRound)
     if (now >= round.drawAt) throw fail(GAME_MSG.drawn(roundId))
     if (now >= round.sealAt) throw fail(GAME_MSG.sealed(roundId))
     const latestOpen = nextRound(currentRound(game, now, this.config), this.config)
@@ -576,7 +576,7 @@ export class GameService {
     const kind = TRANSFER_KINDS.find((k) => this.config.transfer.addresses[k] === input.to_address)
     if (!kind) throw fail(GAME_MSG.toUnknown)
     const amount = toMicro(input.amount)
-    if (amount <= 0) throw invalidInput(GAME_MSG.outOfLimits)
+    if (amount <= 0) throw fail(GAME_MSG.outOfLimits)
     const game = this.config.transfer.game
     const round = roundById(game, String(heightAt(now, this.config) + 1), this.config)
     if (!round) throw fail(GAME_MSG.noRound)
