@@ -60,16 +60,17 @@ export const failureEnvelopeSchema = z.strictObject({
   data: z.null(),
 })
 
+/** A success as the server sends it: code 1 or 200, a message, and data per the contract. */
+export const successEnvelopeSchema = <T extends z.ZodType>(data: T) =>
+  z.strictObject({
+    code: z.union(SUCCESS_CODES.map((c) => z.literal(c))),
+    msg: z.string(),
+    data,
+  })
+
 /**
  * Every answer an endpoint may give: its success envelope (code 1 or 200, data per the contract)
  * or a refusal. What the server's answers are checked against in tests.
  */
 export const answerSchema = <T extends z.ZodType>(data: T) =>
-  z.union([
-    z.strictObject({
-      code: z.union(SUCCESS_CODES.map((c) => z.literal(c))),
-      msg: z.string(),
-      data,
-    }),
-    failureEnvelopeSchema,
-  ])
+  z.union([successEnvelopeSchema(data), failureEnvelopeSchema])

@@ -161,7 +161,9 @@ describe('accounts and sessions', () => {
       url: '/api/api2/update-payment-password',
       ...form({ pay_password: '112233' }, headers),
     })
-    expect(neither.json().msg).toBe('参数错误：body 请提供登录密码 login_password 或短信验证码 sms_code（二选一）')
+    expect(neither.json().msg).toBe(
+      '参数错误：body 请提供登录密码 login_password 或短信验证码 sms_code（二选一）',
+    )
     const wrong = await t.app.inject({
       method: 'POST',
       url: '/api/api2/update-payment-password',

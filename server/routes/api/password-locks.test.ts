@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { z } from 'zod'
 import { changePassword, updatePaymentPassword } from '../../../shared/contract/account'
 import type { Endpoint } from '../../../shared/contract/endpoint'
 import { bindWallet, getWithdrawConfig } from '../../../shared/contract/wallet'
-import { looseEnvelopeSchema } from '../../../shared/envelope'
 import { verifyPassword } from '../../emulator/account/passwords'
+import { parseAnswer } from '../../test-support/answers'
 import { createTestApp, DEMO, type TestApp } from '../../test-support/test-app'
 
 // Every hash comparison is counted, so a test can see how many guesses reached one.
@@ -35,17 +36,14 @@ async function post(e: Endpoint, fields: Record<string, string>, headers: Record
     headers: { 'content-type': 'application/x-www-form-urlencoded', token, ...headers },
   })
   expect(res.statusCode).toBeLessThan(500)
-  return looseEnvelopeSchema.parse(res.json())
+  return parseAnswer<z.ZodType>(e, res.json())
 }
 
 const bind = (pay: string, headers: Record<string, string> = {}) =>
   post(bindWallet, { address: ADDR, label: '主钱包', pay_password: pay }, headers)
 
-const answer = (e: { code: number; msg?: string | undefined; data?: unknown }) => ({
-  code: e.code,
-  msg: e.msg,
-  data: e.data,
-})
+/** What a player sees of a refusal: its code and message (its data is always null). */
+const answer = (e: { code: number; msg: string }) => ({ code: e.code, msg: e.msg })
 
 describe('the payment-password lock under parallel guesses', () => {
   it('compares at most 3 of 30 parallel wrong guesses, and answers the rest with the lock', async () => {
@@ -54,7 +52,8 @@ describe('the payment-password lock under parallel guesses', () => {
     expect(answers.filter((a) => a.msg?.startsWith('支付密码错误，还可尝试')).length).toBe(2)
     expect(answers.filter((a) => a.msg === '支付密码错误次数过多，提现已锁定 3小时').length).toBe(1)
     expect(answers.filter((a) => a.msg === '支付密码错误次数过多，请 3小时后再试').length).toBe(27)
-    const cfg = looseEnvelopeSchema.parse(
+    const cfg = parseAnswer(
+      getWithdrawConfig,
       (await t.app.inject({ url: getWithdrawConfig.path, headers: { token } })).json(),
     )
     expect(cfg.data).toMatchObject({ pay_password_attempts_left: 0 })
@@ -88,11 +87,11 @@ describe('the payment-password lock under parallel guesses', () => {
     t.clock.forScope('far-future').advance(24 * 3_600_000)
     const scoped = await bind(DEMO.payPassword, { 'x-emu-scope': 'far-future' })
     expect(scoped.msg).toBe('支付密码错误次数过多，请 3小时后再试')
-    const cfg = looseEnvelopeSchema.parse(
-      (
-        await t.app.inject({ url: getWithdrawConfig.path, headers: { token, 'x-emu-scope': 'far-future' } })
-      ).json(),
-    )
+    const res = await t.app.inject({
+      url: getWithdrawConfig.path,
+      headers: { token, 'x-emu-scope': 'far-future' },
+    })
+    const cfg = parseAnswer(getWithdrawConfig, res.json())
     expect(cfg.data).toMatchObject({ pay_password_attempts_left: 0 })
     // The world clock does lift it.
     t.clock.advance(3 * 3_600_000)

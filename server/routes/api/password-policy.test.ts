@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { changePassword, register as registerEndpoint } from '../../../shared/contract/account'
 import { PASSWORD_MSG } from '../../../shared/contract/fields'
-import { CODE, looseEnvelopeSchema } from '../../../shared/envelope'
+import { CODE } from '../../../shared/envelope'
+import { parseAnswer } from '../../test-support/answers'
 import { createTestApp, DEMO, type TestApp } from '../../test-support/test-app'
 
 let t: TestApp
@@ -27,7 +29,7 @@ async function register(password: string) {
     url: '/api/users/register',
     ...form({ phone, code, password }),
   })
-  return { phone, status: res.statusCode, body: looseEnvelopeSchema.parse(res.json()) }
+  return { phone, status: res.statusCode, body: parseAnswer(registerEndpoint, res.json()) }
 }
 
 describe('new passwords (OWASP ASVS 5.0 level 1)', () => {
@@ -77,7 +79,7 @@ describe('new passwords (OWASP ASVS 5.0 level 1)', () => {
       ...form({ old_password: DEMO.password, new_password: 'sunshine1' }, { token }),
     })
     expect(res.statusCode).toBe(400)
-    expect(looseEnvelopeSchema.parse(res.json())).toMatchObject({
+    expect(parseAnswer(changePassword, res.json())).toMatchObject({
       code: CODE.invalidInput,
       msg: `参数错误：new_password ${PASSWORD_MSG.common}`,
     })
