@@ -1,4 +1,6 @@
+import type { FastifyInstance, InjectOptions } from 'fastify'
 import { z } from 'zod'
+import { ENDPOINTS } from '../../shared/contract/registry'
 import { failureEnvelopeSchema, successEnvelopeSchema } from '../../shared/envelope'
 
 /** An answer as a test reads it. Reading `data` of a refusal fails the test. */
@@ -35,4 +37,21 @@ export function parseAnswer<T extends z.ZodType>(
     throw new Error(`${e.id} answered outside its contract: ${JSON.stringify(body)} ${issues?.message}`)
   }
   return { code: envelope.data.code, msg: envelope.data.msg, data: data.data }
+}
+
+/**
+ * Makes `app.inject` check every answer of a contract endpoint with `parseAnswer`, so a test that
+ * reads answers field by field still fails on one outside the contract.
+ */
+export function checkAnswers(app: FastifyInstance): void {
+  const inject = app.inject.bind(app)
+  const checked = async (opts: InjectOptions | string) => {
+    const res = await inject(opts)
+    const url = typeof opts === 'string' ? opts : String(opts.url ?? opts.path ?? '')
+    const method = typeof opts === 'string' ? 'GET' : (opts.method ?? 'GET').toUpperCase()
+    const endpoint = ENDPOINTS.find((e) => e.method === method && e.path === url.split('?')[0])
+    if (endpoint) parseAnswer<z.ZodType>(endpoint, res.json())
+    return res
+  }
+  Object.defineProperty(app, 'inject', { value: checked, configurable: true })
 }

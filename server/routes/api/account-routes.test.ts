@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CODE } from '../../../shared/envelope'
 import { MSG } from '../../../shared/messages'
+import { checkAnswers } from '../../test-support/answers'
 import { createTestApp, DEMO, multipartBody, type TestApp } from '../../test-support/test-app'
 
 let t: TestApp
 beforeEach(async () => {
   t = await createTestApp()
+  // Every answer below is parsed with its endpoint's answer schema before the test reads it.
+  checkAnswers(t.app)
 })
 afterEach(async () => {
   await t.close()
