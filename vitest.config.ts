@@ -10,6 +10,8 @@ export default defineConfig({
       'fixtures/**/*.test.ts',
     ],
     environment: 'node',
+    // Makes happy-dom behave as browsers do where DOMPurify depends on it; a no-op elsewhere.
+    setupFiles: ['client/src/test-support/happy-dom-fixes.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -7,7 +7,7 @@ test('register and log in, see the balance, hide it, keep it hidden after reload
   pageErrors,
 }) => {
   const phone = uniquePhone()
-  const password = 'pass1234'
+  const password = 'plum-kite-8086'
   await page.goto('/login?isreg=1')
   const form = page.locator('.adm-tabs-content:visible, form:visible').last()
   await form.getByPlaceholder('请输入手机号').fill(phone)

@@ -49,6 +49,6 @@ test('a wrong login password is refused by the server and shown', async ({ page 
     await typeOnKeyboard(page, '135790')
   }
   await page.getByRole('button', { name: '确认', exact: true }).click()
-  await expect(page.locator('.adm-toast-main')).toHaveText('登录密码错误')
+  await expect(page.locator('.adm-toast-main')).toContainText('登录密码错误，还可尝试')
   await expect(page).toHaveURL(/\/paypdchange$/)
 })

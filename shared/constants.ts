@@ -22,5 +22,7 @@ export const API_BASE = '/api'
 export const TOKEN_HEADER = 'token'
 /** Header a money-moving POST may carry so that a replay moves money once. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
+/** An Idempotency-Key: 1–128 visible ASCII characters, e.g. a UUID. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,128}$/
 /** Header that isolates a tester's rules, clock and journal. */
 export const SCOPE_HEADER = 'x-emu-scope'

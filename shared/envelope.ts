@@ -52,3 +52,28 @@ export type LooseEnvelope = z.infer<typeof looseEnvelopeSchema>
 /** The message an envelope carries: `message`, then `msg`, then undefined. */
 export const envelopeMessage = (env: { msg?: string | undefined; message?: string | undefined }) =>
   env.message || env.msg || undefined
+
+/** A refusal as the server sends it: a code that is not a success, the message, and data null. */
+export const failureEnvelopeSchema = z.strictObject({
+  code: z
+    .number()
+    .int()
+    .refine((code) => !isSuccessCode(code), { error: 'a refusal never carries a success code' }),
+  msg: z.string().min(1),
+  data: z.null(),
+})
+
+/** A success as the server sends it: code 1 or 200, a message, and data per the contract. */
+export const successEnvelopeSchema = <T extends z.ZodType>(data: T) =>
+  z.strictObject({
+    code: z.union(SUCCESS_CODES.map((c) => z.literal(c))),
+    msg: z.string(),
+    data,
+  })
+
+/**
+ * Every answer an endpoint may give: its success envelope (code 1 or 200, data per the contract)
+ * or a refusal. What the server's answers are checked against in tests.
+ */
+export const answerSchema = <T extends z.ZodType>(data: T) =>
+  z.union([successEnvelopeSchema(data), failureEnvelopeSchema])

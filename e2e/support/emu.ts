@@ -69,7 +69,9 @@ export async function login(
 }
 
 /** A fresh player, registered through the API. */
-export async function registerPlayer(password = 'secret123'): Promise<{ phone: string; password: string }> {
+export async function registerPlayer(
+  password = 'amber-otter-42',
+): Promise<{ phone: string; password: string }> {
   const phone = uniquePhone()
   const form = (fields: Record<string, string>) => new URLSearchParams(fields)
   await json(

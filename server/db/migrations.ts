@@ -408,6 +408,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    id: 1700,
+    name: 'one guard for every password check',
+    // The payment password and the login password checked behind a session share one counted lock,
+    // kept per player and per secret.
+    sql: `
+      CREATE TABLE password_guard (
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        kind TEXT NOT NULL CHECK (kind IN ('pay', 'login')),
+        failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0),
+        locked_until INTEGER,
+        PRIMARY KEY (player_id, kind)
+      ) WITHOUT ROWID;
+      INSERT INTO password_guard (player_id, kind, failures, locked_until)
+        SELECT player_id, 'pay', failures, locked_until FROM pay_password_guard;
+      DROP TABLE pay_password_guard;
+    `,
+  },
 ]
 
 export function migrate(db: Db): number {

@@ -11,9 +11,10 @@ import { AsyncLocalStorage } from 'node:async_hooks'
  * Scopes: a tester's scope (the `x-emu-scope` header, else the session token) may have its own
  * clock, layered on the world clock: "real" follows the world clock, "offset" runs at the world
  * clock plus a shift, "frozen" stands still. It applies to the per-player deadlines checked on
- * behalf of a request of that scope — session lifetimes, and whatever reads `requestNow()` (SMS
- * codes, payment-password locks) — never to the world, so one tester moving their clock cannot
- * draw rounds early for everyone else. Only the world clock fires `onChange`.
+ * behalf of a request of that scope — session lifetimes, and whatever reads `requestNow()` — never
+ * to the world, so one tester moving their clock cannot draw rounds early for everyone else. Only
+ * the world clock fires `onChange`. Security limits (password locks, SMS limits) read the world
+ * clock, so a scope's clock can never lift them.
  */
 export type ClockMode = 'real' | 'frozen' | 'offset'
 
@@ -122,7 +123,7 @@ export class EmuClock {
 
   /**
    * The time of the request being handled: its scope's clock when it has one, else the world's.
-   * For per-player deadlines checked on a request's behalf (a session, an SMS code, a lock).
+   * For per-player deadlines checked on a request's behalf (a session); never for a security limit.
    */
   requestNow(): number {
     return this.requestScope.getStore()?.now() ?? this.worldNow()

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
 import type { FastifyReply } from 'fastify'
-import { IDEMPOTENCY_HEADER } from '../../shared/constants'
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../../shared/constants'
 import { CODE } from '../../shared/envelope'
 import { type Db, immediate } from '../db/database'
 import { commitGrouped } from '../db/group-commit'
@@ -61,7 +61,7 @@ export const REPLAYED_HEADER = 'idempotent-replayed'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-const KEY_RE = /^[\x21-\x7e]{1,128}$/
+const KEY_RE = IDEMPOTENCY_KEY_PATTERN
 
 export interface IdempotentCall {
   readonly playerId: number | null

@@ -58,13 +58,13 @@ describe('proxy mode', () => {
     const code = JSON.parse(codes.text).data[0].code as string
     const reg = await call(proxyUrl, '/api/users/register', {
       method: 'POST',
-      ...urlencoded({ phone, code, password: 'secret123' }),
+      ...urlencoded({ phone, code, password: 'amber-otter-42' }),
     })
     expect(JSON.parse(reg.text)).toMatchObject({ code: 1 })
 
     const form = new FormData()
     form.set('phone', phone)
-    form.set('password', 'secret123')
+    form.set('password', 'amber-otter-42')
     const login = await call(proxyUrl, '/api/login', { method: 'POST', body: form })
     const { token, player_id } = JSON.parse(login.text).data as { token: string; player_id: number }
     expect(token).toMatch(/^[0-9a-f]{32}$/)
@@ -82,7 +82,7 @@ describe('proxy mode', () => {
 
     const change = await call(proxyUrl, '/api/users/change-password', {
       method: 'POST',
-      ...urlencoded({ old_password: 'secret123', new_password: 'better456' }),
+      ...urlencoded({ old_password: 'amber-otter-42', new_password: 'better456' }),
       headers: { 'content-type': 'application/x-www-form-urlencoded', token },
     })
     expect(JSON.parse(change.text)).toMatchObject({ code: 1 })

@@ -36,9 +36,10 @@ export const sendSms = defineEndpoint({
   auth: false,
   encoding: 'urlencoded',
   /** `register` needs the phone; `pay_password` goes to the logged-in player's own phone (token header). */
-  body: z
-    .strictObject({ phone: phoneField.optional(), purpose: smsPurposeSchema })
-    .refine((b) => b.purpose !== 'register' || b.phone !== undefined, { error: '不能为空', path: ['phone'] }),
+  body: z.discriminatedUnion('purpose', [
+    z.strictObject({ purpose: z.literal('register'), phone: phoneField }),
+    z.strictObject({ purpose: z.literal('pay_password'), phone: phoneField.optional() }),
+  ]),
   data: z.object({
     /** Seconds before another code may be sent to this phone. */
     resend_in: z.number().int(),
@@ -158,16 +159,14 @@ export const updatePaymentPassword = defineEndpoint({
   fields: 'ours',
   auth: true,
   encoding: 'urlencoded',
-  body: z
-    .strictObject({
-      pay_password: payPasswordField,
-      login_password: passwordField.optional(),
-      sms_code: smsCodeField.optional(),
-    })
-    .refine((b) => (b.login_password === undefined) !== (b.sms_code === undefined), {
-      error: '请提供登录密码或短信验证码（二选一）',
-      path: ['login_password'],
-    }),
+  /** Exactly one proof: the login password or an SMS code. */
+  body: z.union(
+    [
+      z.strictObject({ pay_password: payPasswordField, login_password: passwordField }),
+      z.strictObject({ pay_password: payPasswordField, sms_code: smsCodeField }),
+    ],
+    { error: '请提供登录密码 login_password 或短信验证码 sms_code（二选一）' },
+  ),
   data: z.null(),
 })
 

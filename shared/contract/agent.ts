@@ -88,21 +88,17 @@ export const agentTurnover = defineEndpoint({
   source: 'spec',
   fields: 'ours',
   auth: true,
-  query: z
-    .strictObject({
-      /** Inclusive local dates; the range may span at most 31 days. */
-      start_date: dateParam.optional(),
-      end_date: dateParam.optional(),
-      /** Only this team member (must be in the player's team). */
-      member_id: idParam.optional(),
-      /** Only members of this level (1 = direct). */
-      level: intParam(1, 10).optional(),
-      ...pageParams,
-    })
-    .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
-      error: '开始日期不能晚于结束日期',
-      path: ['start_date'],
-    }),
+  /** A start after the end, or a range over 31 days, is refused by the service (code 0). */
+  query: z.strictObject({
+    /** Inclusive local dates; the range may span at most 31 days. */
+    start_date: dateParam.optional(),
+    end_date: dateParam.optional(),
+    /** Only this team member (must be in the player's team). */
+    member_id: idParam.optional(),
+    /** Only members of this level (1 = direct). */
+    level: intParam(1, 10).optional(),
+    ...pageParams,
+  }),
   data: z.object({
     start_date: z.string(),
     end_date: z.string(),

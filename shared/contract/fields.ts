@@ -45,16 +45,36 @@ export const phoneField = z
 
 export const smsCodeField = z.string().regex(/^\d{6}$/, { error: '验证码必须是6位数字' })
 
-/** A password being set: 8–32 characters with at least one letter and one digit. */
+/**
+ * Password rules (OWASP ASVS 5.0 level 1): 8 to 128 characters, counted as Unicode code points;
+ * any characters at all (letters of any script, spaces, symbols); no composition rules. The server
+ * also refuses passwords from a list of common and breached ones (docs/security.md).
+ */
+export const PASSWORD_LIMITS = { min: 8, max: 128 } as const
+
+/** The words of the password rules, the same on every form and in every server answer. */
+export const PASSWORD_MSG = {
+  tooShort: `密码长度不能少于${PASSWORD_LIMITS.min}位`,
+  tooLong: `密码长度不能超过${PASSWORD_LIMITS.max}位`,
+  common: '该密码过于常见，容易被猜到，请换一个',
+  help: `${PASSWORD_LIMITS.min}–${PASSWORD_LIMITS.max}位，可用任意文字、数字和符号，不能是常见密码`,
+} as const
+
+const codePoints = (value: string): number => [...value].length
+
+/** A password being set. JSON Schema counts minLength and maxLength in code points, as this does. */
 export const newPasswordField = z
   .string()
-  .min(8, { error: '密码长度不能少于8位' })
-  .max(32, { error: '密码长度不能超过32位' })
-  .regex(/[A-Za-z]/, { error: '密码必须包含字母' })
-  .regex(/\d/, { error: '密码必须包含数字' })
+  .refine((v) => codePoints(v) >= PASSWORD_LIMITS.min, { error: PASSWORD_MSG.tooShort, abort: true })
+  .refine((v) => codePoints(v) <= PASSWORD_LIMITS.max, { error: PASSWORD_MSG.tooLong })
+  .meta({ minLength: PASSWORD_LIMITS.min, maxLength: PASSWORD_LIMITS.max })
 
-/** A password being checked: any non-empty text up to 64 characters. */
-export const passwordField = z.string().min(1, { error: '不能为空' }).max(64, { error: '长度不能超过64位' })
+/** A password being checked: any non-empty text a password could be. */
+export const passwordField = z
+  .string()
+  .refine((v) => v.length > 0, { error: '不能为空', abort: true })
+  .refine((v) => codePoints(v) <= PASSWORD_LIMITS.max, { error: PASSWORD_MSG.tooLong })
+  .meta({ minLength: 1, maxLength: PASSWORD_LIMITS.max })
 
 export const payPasswordField = z.string().regex(/^\d{6}$/, { error: '支付密码必须是6位数字' })
 

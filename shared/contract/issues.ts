@@ -24,6 +24,8 @@ export const requestErrorMap: z.core.$ZodErrorMap = (issue) => {
       return `取值无效，可选 ${issue.values.map(String).join(' / ')}`
     case 'unrecognized_keys':
       return `不支持的字段 ${issue.keys.join(', ')}`
+    case 'invalid_union':
+      return '取值无效'
     default:
       return undefined
   }
@@ -31,11 +33,27 @@ export const requestErrorMap: z.core.$ZodErrorMap = (issue) => {
 
 /** One line per issue, each led by the field's name: `参数错误：phone 格式不正确`. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], where?: string): string {
-  const parts = issues.map((issue) => {
+  const parts = closestBranches(issues).map((issue) => {
     const field = issue.path.map(String).join('.')
     if (issue.code === 'unrecognized_keys') return issue.message
     const prefix = field || where || ''
     return prefix ? `${prefix} ${issue.message}` : issue.message
   })
   return `${SERVER_MSG.invalidInput}：${parts.join('；')}`
+}
+
+/**
+ * A body that fits none of a union's shapes is described by the shape it came closest to (the one
+ * with the fewest issues), so the message still names the fields to fix.
+ */
+function closestBranches(issues: readonly z.core.$ZodIssue[]): readonly z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue]
+    const fewest = Math.min(...issue.errors.map((e) => e.length))
+    const closest = issue.errors.filter((e) => e.length === fewest)
+    // No shape is closer than another: the union's own message says what is expected.
+    if (fewest === 0 || closest.length > 1 || !closest[0]) return [issue]
+    const prefix = issue.path
+    return closestBranches(closest[0].map((i) => ({ ...i, path: [...prefix, ...i.path] })))
+  })
 }

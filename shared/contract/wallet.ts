@@ -75,6 +75,12 @@ export const tronAddressField = z
     const problem = tronAddressProblem(value)
     if (problem) ctx.addIssue({ code: 'custom', message: problem })
   })
+  .meta({
+    pattern: '^T[1-9A-HJ-NP-Za-km-z]{33}$',
+    description:
+      'A TRON address: T and 33 base58 characters whose last 4 bytes are the checksum (base58check).',
+    examples: ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8'],
+  })
 
 export const walletLabelField = z
   .string()
@@ -83,7 +89,14 @@ export const walletLabelField = z
   .max(20, { error: '备注不能超过20个字' })
 
 /** A positive amount as text, up to 6 places. */
-export const positiveAmountField = amountField.refine((v) => /[1-9]/.test(v), { error: '金额必须大于0' })
+export const positiveAmountField = amountField
+  .refine((v) => /[1-9]/.test(v), { error: '金额必须大于0' })
+  // The same rule as one pattern, for the published document; it keeps to amounts below a
+  // billion, which every server can hold exactly.
+  .meta({
+    pattern:
+      '^(?:[1-9]\\d{0,8}(?:\\.\\d{1,6})?|0\\.(?:[1-9]\\d{0,5}|0[1-9]\\d{0,4}|00[1-9]\\d{0,3}|000[1-9]\\d{0,2}|0000[1-9]\\d?|00000[1-9]))$',
+  })
 
 /** Amount to receive for `amount` at `rate` (both decimal strings), in micro-units, rounded down. */
 export function exchangeQuoteMicro(amountMicro: number, rate: string): number {

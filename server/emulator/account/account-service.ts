@@ -1,20 +1,45 @@
 import { randomInt } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { UserInfo } from '../../../shared/contract/account'
+import { PASSWORD_MSG } from '../../../shared/contract/fields'
 import { CODE } from '../../../shared/envelope'
 import { SERVER_MSG } from '../../../shared/messages'
 import { formatAmount } from '../../../shared/money'
 import type { Config } from '../../config'
 import { type Db, immediate } from '../../db/database'
-import { ApiError, fail } from '../../http/api-error'
+import { ApiError, fail, invalidInput } from '../../http/api-error'
 import type { EmuClock } from '../clock'
 import { protectionGuard } from '../protection/protection-guard'
 import { AccountRepository, maskPhone, type PlayerRow } from './account-repository'
+import { isCommonPassword } from './common-passwords'
+import { type GuardLimits, type GuardMessages, PasswordGuard } from './password-guard'
 import { hashPassword, verifyPassword } from './passwords'
 import { SessionRepository } from './session-repository'
 import { type SmsPurpose, SmsRepository } from './sms-repository'
 
 const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+/**
+ * The login password checked behind a session (changing it, or proving it to set the payment
+ * password): 5 wrong in a row lock those checks for 30 minutes, so a stolen token cannot guess it.
+ * Logging in itself is limited per client address instead, so no one can lock a stranger out.
+ */
+export const LOGIN_PASSWORD_LIMITS: GuardLimits = { maxFailures: 5, lockMs: 30 * 60_000 }
+
+const lockMessages = (wrong: string): GuardMessages => ({
+  wrong: (left) => `${wrong}，还可尝试 ${left} 次`,
+  lockedNow: (wait) => `登录密码错误次数过多，已锁定 ${wait}`,
+  locked: (wait) => `登录密码错误次数过多，请 ${wait}后再试`,
+})
+const OLD_PASSWORD_MESSAGES = lockMessages(SERVER_MSG.wrongOldPassword)
+const LOGIN_PASSWORD_MESSAGES = lockMessages(SERVER_MSG.wrongLoginPassword)
+
+/** Refuses a common or breached new password, as the contract refuses a bad field: 400, naming it. */
+async function assertNotCommon(field: string, password: string): Promise<void> {
+  if (await isCommonPassword(password)) {
+    throw invalidInput(`${SERVER_MSG.invalidInput}：${field} ${PASSWORD_MSG.common}`)
+  }
+}
 
 /** A real hash to check against when the phone is unknown, so a miss takes as long as a wrong password. */
 let dummyHash: Promise<string> | null = null
@@ -23,6 +48,8 @@ export class AccountService {
   readonly accounts: AccountRepository
   readonly sessions: SessionRepository
   readonly sms: SmsRepository
+  /** The login password's counted lock, timed on the world clock so no scope's clock can lift it. */
+  readonly loginGuard: PasswordGuard
 
   constructor(
     private readonly db: Db,
@@ -33,6 +60,7 @@ export class AccountService {
     this.accounts = new AccountRepository(db)
     this.sessions = new SessionRepository(db)
     this.sms = new SmsRepository(db)
+    this.loginGuard = new PasswordGuard(db, 'login', () => clock.worldNow())
   }
 
   sendSms(phone: string, purpose: SmsPurpose): { resend_in: number; expires_in: number } {
@@ -65,6 +93,7 @@ export class AccountService {
   }
 
   async register(input: { phone: string; code: string; password: string; invite_code?: string | undefined }) {
+    await assertNotCommon('password', input.password)
     if (this.accounts.findByPhone(input.phone)) throw fail(SERVER_MSG.phoneTaken, CODE.conflict)
     const inviter = input.invite_code ? this.accounts.findByInviteCode(input.invite_code) : undefined
     if (input.invite_code && !inviter) throw fail(SERVER_MSG.inviteCodeUnknown)
@@ -136,8 +165,12 @@ export class AccountService {
   ): Promise<null> {
     const player = this.accounts.findById(playerId)
     if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
-    if (!(await verifyPassword(player.password_hash, oldPassword))) throw fail(SERVER_MSG.wrongOldPassword)
+    this.loginGuard.assertUnlocked(playerId, OLD_PASSWORD_MESSAGES)
     if (oldPassword === newPassword) throw fail(SERVER_MSG.samePassword)
+    await assertNotCommon('new_password', newPassword)
+    await this.loginGuard.check(playerId, LOGIN_PASSWORD_LIMITS, OLD_PASSWORD_MESSAGES, () =>
+      verifyPassword(player.password_hash, oldPassword),
+    )
     const newHash = await hashPassword(newPassword)
     immediate(this.db, () => {
       this.accounts.setPasswordHash(playerId, newHash)
@@ -154,9 +187,10 @@ export class AccountService {
     const player = this.accounts.findById(playerId)
     if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
     if (input.login_password !== undefined) {
-      if (!(await verifyPassword(player.password_hash, input.login_password))) {
-        throw fail(SERVER_MSG.wrongLoginPassword)
-      }
+      const loginPassword = input.login_password
+      await this.loginGuard.check(playerId, LOGIN_PASSWORD_LIMITS, LOGIN_PASSWORD_MESSAGES, () =>
+        verifyPassword(player.password_hash, loginPassword),
+      )
     } else if (input.sms_code !== undefined) {
       this.consumeSms(player.phone, 'pay_password', input.sms_code)
     } else {

@@ -39,7 +39,7 @@ import {
 import { TRANSFER_KINDS, type TransferKind, transferSide } from '../../../shared/games/transfer'
 import { formatAmount, toMicro } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
-import { ApiError, fail, invalidInput, notFound } from '../../http/api-error'
+import { ApiError, fail, notFound } from '../../http/api-error'
 import type { EmuClock } from '../clock'
 import { InsufficientFundsError, type LedgerRepository } from '../ledger/ledger-repository'
 import { protectionGuard } from '../protection/protection-guard'
@@ -408,7 +408,7 @@ export class GameService {
 
   private betType(game: GameCode, type: string): PricedBet {
     const t = this.types.get(game)?.get(type)
-    if (!t) throw invalidInput(GAME_MSG.unknownType(type))
+    if (!t) throw fail(GAME_MSG.unknownType(type))
     return t
   }
 
@@ -423,7 +423,7 @@ export class GameService {
     this.ensureChain()
     this.catchUp(now)
     const round = roundById(game, roundId, this.config)
-    if (!round) throw invalidInput(GAME_MSG.noRound)
+    if (!round) throw notFound(GAME_MSG.noRound)
     this.assertOpen(round, now)
 
     const limits = this.config.games[game].limits
@@ -621,7 +621,7 @@ export class GameService {
     const kind = TRANSFER_KINDS.find((k) => this.config.transfer.addresses[k] === input.to_address)
     if (!kind) throw fail(GAME_MSG.toUnknown)
     const amount = toMicro(input.amount)
-    if (amount <= 0) throw invalidInput(GAME_MSG.outOfLimits)
+    if (amount <= 0) throw fail(GAME_MSG.outOfLimits)
     const game = this.config.transfer.game
     // The transfer is played on the first block still open for bets (the chain would put it in
     // one of the next blocks; one already sealed would let it see a hash too close to its draw).

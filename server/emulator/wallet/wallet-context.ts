@@ -5,8 +5,8 @@ import type { WalletSettingsHolder } from './wallet-settings'
 
 /**
  * What the wallet's services share. Orders, ledger rows and daily limits use the world clock
- * (`clock.worldNow()`), which the ticker's confirmations and reviews follow; the payment-password
- * lock uses `clock.now()`, so a tester's scoped clock moves it like other per-player timers.
+ * (`clock.worldNow()`), which the ticker's confirmations and reviews follow. So does the
+ * payment-password lock: a tester's scoped clock must never lift a security lock.
  */
 export interface WalletContext {
   readonly db: Db

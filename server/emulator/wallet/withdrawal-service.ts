@@ -4,14 +4,20 @@ import { NETWORK } from '../../../shared/contract/wallet'
 import { formatAmount } from '../../../shared/money'
 import { immediate } from '../../db/database'
 import { fail, notFound } from '../../http/api-error'
+import { type GuardLimits, type GuardMessages, PasswordGuard } from '../account/password-guard'
 import { verifyPassword } from '../account/passwords'
 import { InsufficientFundsError } from '../ledger/ledger-repository'
 import type { HistoryFilter } from './paged-query'
-import { PayPasswordGuard } from './pay-password-guard'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
-import { fakeTxHash, formatWait, orderNo, type Page, pagedResult } from './wallet-format'
+import { fakeTxHash, orderNo, type Page, pagedResult } from './wallet-format'
 import { walletAddressView, withdrawalView } from './wallet-views'
 import { WithdrawalRepository } from './withdrawal-repository'
+
+const PAY_PASSWORD_MESSAGES: GuardMessages = {
+  wrong: WALLET_MSG.payPasswordWrong,
+  lockedNow: WALLET_MSG.payPasswordLockedNow,
+  locked: WALLET_MSG.payPasswordLocked,
+}
 
 export const REJECT_REASON_DEFAULT = '审核未通过'
 export const AUTO_REJECT_REASON = '风控审核未通过'
@@ -22,11 +28,12 @@ export const AUTO_REJECT_REASON = '风控审核未通过'
  */
 export class WithdrawalService {
   readonly withdrawals: WithdrawalRepository
-  readonly guard: PayPasswordGuard
+  /** The payment password's counted lock, timed on the world clock so no scope's clock can lift it. */
+  readonly guard: PasswordGuard
 
   constructor(private readonly ctx: WalletContext) {
     this.withdrawals = new WithdrawalRepository(ctx.db)
-    this.guard = new PayPasswordGuard(ctx.db)
+    this.guard = new PasswordGuard(ctx.db, 'pay', () => ctx.clock.worldNow())
   }
 
   private get rules() {
@@ -35,15 +42,17 @@ export class WithdrawalService {
 
   // ── payment password ──
 
+  private get limits(): GuardLimits {
+    return { maxFailures: this.rules.maxFailures, lockMs: this.rules.lockMs }
+  }
+
   private assertUnlocked(playerId: number): void {
-    const now = this.ctx.clock.requestNow()
-    const until = this.guard.lockedUntil(playerId, now)
-    if (until !== null) throw fail(WALLET_MSG.payPasswordLocked(formatWait(until - now)))
+    this.guard.assertUnlocked(playerId, PAY_PASSWORD_MESSAGES)
   }
 
   /**
-   * Checks the payment password. A lock refuses even the right one; a wrong one is counted in its
-   * own transaction (so it sticks although the call fails), and the last allowed one starts the lock.
+   * Checks the payment password. The check is counted before the hash is compared, so parallel
+   * guesses can't get past the limit; while locked every answer is the lock's, right or wrong.
    */
   async checkPayPassword(playerId: number, password: string): Promise<void> {
     this.assertUnlocked(playerId)
@@ -52,20 +61,7 @@ export class WithdrawalService {
       .pluck()
       .get(playerId)
     if (!hash) throw fail(WALLET_MSG.noPayPassword)
-    const right = await verifyPassword(hash, password)
-    const { maxFailures, lockMs } = this.rules
-    if (right) {
-      immediate(this.ctx.db, () => {
-        this.assertUnlocked(playerId)
-        this.guard.reset(playerId)
-      })
-      return
-    }
-    const result = immediate(this.ctx.db, () =>
-      this.guard.recordFailure(playerId, this.ctx.clock.requestNow(), maxFailures, lockMs),
-    )
-    if (result.lockedUntil !== null) throw fail(WALLET_MSG.payPasswordLockedNow(formatWait(lockMs)))
-    throw fail(WALLET_MSG.payPasswordWrong(result.attemptsLeft))
+    await this.guard.check(playerId, this.limits, PAY_PASSWORD_MESSAGES, () => verifyPassword(hash, password))
   }
 
   // ── addresses ──
@@ -128,8 +124,7 @@ export class WithdrawalService {
 
   config(playerId: number) {
     const r = this.rules
-    // Locks follow the caller's scope clock; money and its days follow the world clock.
-    const now = this.ctx.clock.requestNow()
+    // Money, its days and the payment-password lock all follow the world clock.
     const balance =
       this.ctx.db
         .prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?')
@@ -155,8 +150,8 @@ export class WithdrawalService {
       balance: formatAmount(balance),
       max_withdrawable: formatAmount(maxWithdrawable < r.minMicro ? 0 : maxWithdrawable),
       has_pay_password: hasPay,
-      locked_until: this.guard.lockedUntil(playerId, now),
-      pay_password_attempts_left: this.guard.attemptsLeft(playerId, now, r.maxFailures),
+      locked_until: this.guard.lockedUntil(playerId),
+      pay_password_attempts_left: this.guard.attemptsLeft(playerId, this.limits),
     }
   }
 

@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CODE } from '../../../shared/envelope'
 import { MSG } from '../../../shared/messages'
+import { checkAnswers } from '../../test-support/answers'
 import { createTestApp, DEMO, multipartBody, type TestApp } from '../../test-support/test-app'
 
 let t: TestApp
 beforeEach(async () => {
   t = await createTestApp()
+  // Every answer below is parsed with its endpoint's answer schema before the test reads it.
+  checkAnswers(t.app)
 })
 afterEach(async () => {
   await t.close()
@@ -24,7 +27,7 @@ async function smsCode(phone: string): Promise<string> {
   return row.code
 }
 
-async function registerAndLogin(phone: string, password = 'secret123') {
+async function registerAndLogin(phone: string, password = 'amber-otter-42') {
   const sms = await t.app.inject({
     method: 'POST',
     url: '/api/sms/send',
@@ -58,10 +61,10 @@ describe('accounts and sessions', () => {
     const change = await t.app.inject({
       method: 'POST',
       url: '/api/users/change-password',
-      ...form({ old_password: 'secret123', new_password: 'better456' }, headers),
+      ...form({ old_password: 'amber-otter-42', new_password: 'better456' }, headers),
     })
     expect(change.json()).toMatchObject({ code: 1 })
-    await expect(t.login('13700137000', 'secret123')).rejects.toThrow()
+    await expect(t.login('13700137000', 'amber-otter-42')).rejects.toThrow()
     await t.login('13700137000', 'better456')
 
     const out = await t.app.inject({ method: 'POST', url: '/api/users/logout', headers })
@@ -99,7 +102,7 @@ describe('accounts and sessions', () => {
     const { payload, headers } = multipartBody({
       phone: '13700137002',
       code: '123456',
-      password: 'secret123',
+      password: 'amber-otter-42',
     })
     const res = await t.app.inject({ method: 'POST', url: '/api/users/register', payload, headers })
     expect(res.statusCode).toBe(415)
@@ -113,9 +116,12 @@ describe('accounts and sessions', () => {
     const before = count()
     const cases: [Record<string, string>, RegExp][] = [
       [{ phone: '13700137001', code: '123456' }, /password 不能为空/],
-      [{ phone: 'abc', code: '123456', password: 'secret123' }, /phone 手机号格式不正确/],
-      [{ phone: '13700137001', code: '123456', password: 'secret123', admin: '1' }, /不支持的字段 admin/],
-      [{ phone: '13700137001', code: '12', password: 'secret123' }, /code 验证码必须是6位数字/],
+      [{ phone: 'abc', code: '123456', password: 'amber-otter-42' }, /phone 手机号格式不正确/],
+      [
+        { phone: '13700137001', code: '123456', password: 'amber-otter-42', admin: '1' },
+        /不支持的字段 admin/,
+      ],
+      [{ phone: '13700137001', code: '12', password: 'amber-otter-42' }, /code 验证码必须是6位数字/],
     ]
     for (const [fields, message] of cases) {
       const res = await t.app.inject({ method: 'POST', url: '/api/users/register', ...form(fields) })
@@ -126,7 +132,7 @@ describe('accounts and sessions', () => {
     const wrongCode = await t.app.inject({
       method: 'POST',
       url: '/api/users/register',
-      ...form({ phone: '13700137001', code: '123456', password: 'secret123' }),
+      ...form({ phone: '13700137001', code: '123456', password: 'amber-otter-42' }),
     })
     expect(wrongCode.json()).toMatchObject({ code: 0, msg: '验证码错误或已过期' })
     expect(count()).toBe(before)
@@ -158,13 +164,15 @@ describe('accounts and sessions', () => {
       url: '/api/api2/update-payment-password',
       ...form({ pay_password: '112233' }, headers),
     })
-    expect(neither.json().msg).toMatch(/登录密码或短信验证码/)
+    expect(neither.json().msg).toBe(
+      '参数错误：body 请提供登录密码 login_password 或短信验证码 sms_code（二选一）',
+    )
     const wrong = await t.app.inject({
       method: 'POST',
       url: '/api/api2/update-payment-password',
       ...form({ pay_password: '112233', login_password: 'nope' }, headers),
     })
-    expect(wrong.json()).toMatchObject({ code: 0, msg: '登录密码错误' })
+    expect(wrong.json()).toMatchObject({ code: 0, msg: '登录密码错误，还可尝试 4 次' })
     const sms = await t.app.inject({
       method: 'POST',
       url: '/api/sms/send',
@@ -193,7 +201,7 @@ describe('accounts and sessions', () => {
     const reg = await t.app.inject({
       method: 'POST',
       url: '/api/users/register',
-      ...form({ phone, code, password: 'secret123' }),
+      ...form({ phone, code, password: 'amber-otter-42' }),
     })
     expect(reg.json().msg).toBe('验证码错误或已过期')
   })

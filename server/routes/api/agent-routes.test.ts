@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { agentInfo } from '../../../shared/contract/agent'
 import { rebateClaim, rebateHistory, rebateSummary } from '../../../shared/contract/content'
-import { envelopeSchema } from '../../../shared/envelope'
+import { ENDPOINTS } from '../../../shared/contract/registry'
 import { toMicro } from '../../../shared/money'
 import { AlreadyClaimedError, RebateRepository } from '../../emulator/agent/rebate-repository'
+import { type Answer, parseAnswer } from '../../test-support/answers'
 import { createTestApp, type TestApp } from '../../test-support/test-app'
 
 const DAY = 24 * 3600 * 1000
@@ -68,16 +69,19 @@ function tokenOf(player: number): string {
   return t.app.emu.accounts.sessions.create(player, t.clock.now(), 3_600_000 * 24 * 30).token
 }
 
-async function get<D = unknown>(url: string, token: string, data?: z.ZodType<D>) {
+async function get<D = unknown>(url: string, token: string, data?: z.ZodType<D>): Promise<Answer<D>> {
   const body = (await t.app.inject({ url, headers: { token } })).json()
+  const path = url.split('?')[0]
+  const endpoint = ENDPOINTS.find((e) => e.method === 'GET' && e.path === path)
+  if (!endpoint) throw new Error(`no contract for ${url}`)
   // The answer must match the contract the client parses it with.
-  if (data) envelopeSchema(data).parse(body)
-  return body as { code: number; msg: string; data: D }
+  parseAnswer(endpoint, body)
+  return parseAnswer({ id: endpoint.id, data: data ?? z.custom<D>() }, body)
 }
 
 async function claim(token: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/rebate/claim', headers: { token } })
-  return res.json() as { code: number; msg: string; data: Record<string, unknown> }
+  const res = await t.app.inject({ method: 'POST', url: rebateClaim.path, headers: { token } })
+  return parseAnswer(rebateClaim, res.json())
 }
 
 const balanceOf = (player: number) =>
@@ -255,8 +259,7 @@ describe('referral tree, turnover and rebate', () => {
     bet(a, '100', 'lost')
     const paid = await claim(tokenOf(a))
     expect(paid.data.balance).toBe('0.30')
-    const parsed = envelopeSchema(rebateClaim.data).parse(paid)
-    expect(parsed.data.amount).toBe('0.30')
+    expect(paid.data.amount).toBe('0.30')
   })
 })
 
@@ -333,8 +336,8 @@ describe('team search, turnover records, QR code and rebate config', () => {
     expect((await get('/api/agent/liusui_new?start_date=2026-01-01&end_date=2026-03-10', token)).msg).toBe(
       '查询范围不能超过31天',
     )
-    expect((await get('/api/agent/liusui_new?start_date=2026-03-10&end_date=2026-03-01', token)).code).toBe(
-      40000,
+    expect((await get('/api/agent/liusui_new?start_date=2026-03-10&end_date=2026-03-01', token)).msg).toBe(
+      '开始日期不能晚于结束日期',
     )
     expect((await get('/api/agent/liusui_new?start_date=2026-02-30', token)).msg).toBe('日期不正确')
   })

@@ -16,11 +16,11 @@ import {
   studyArticles,
   thirdPartyPages,
 } from '../../../shared/contract/content'
-import { envelopeSchema } from '../../../shared/envelope'
 import { toMicro } from '../../../shared/money'
 import { immediate } from '../../db/database'
 import { STAKES_SINCE } from '../../emulator/content/prize-pool-repository'
 import { ROOT_DIR } from '../../paths'
+import { parseAnswer } from '../../test-support/answers'
 import { createTestApp, type TestApp } from '../../test-support/test-app'
 
 let t: TestApp | undefined
@@ -35,7 +35,7 @@ afterEach(async () => {
 async function get<D>(url: string, data: z.ZodType<D>): Promise<D> {
   if (!t) throw new Error('no app')
   const body = (await t.app.inject({ url })).json()
-  return envelopeSchema(data).parse(body).data
+  return parseAnswer({ id: url, data }, body).data
 }
 
 /** Every element and attribute in the HTML that a browser could run. */

@@ -1,8 +1,10 @@
 import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { z } from 'zod'
 import { GAME_ENDPOINTS } from '../../../shared/contract/games'
 import { blockHash, lotteryFloats, walkChain, webCryptoHasher } from '../../../shared/games/chain'
 import { drawOutcome, FLOATS_NEEDED } from '../../../shared/games/outcome'
+import { parseAnswer } from '../../test-support/answers'
 import { createTestApp, type TestApp } from '../../test-support/test-app'
 
 const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500 // 12:00:00.5 in UTC+8
@@ -18,11 +20,11 @@ let token: string
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked against the contract below, then read freely
 type Env = { code: number; msg?: string; data: any }
 
-/** Every successful answer must match its endpoint's `data` schema. */
+/** Every answer of a game endpoint must be its success envelope or a refusal, per the contract. */
 function checked(url: string, env: Env): Env {
   const path = url.split('?')[0]
   const endpoint = GAME_ENDPOINTS.find((e) => e.path === path)
-  if (endpoint && env.code === 1) endpoint.data.parse(env.data)
+  if (endpoint) parseAnswer<z.ZodType>(endpoint, env)
   return env
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { DataOf, Endpoint } from '../../../shared/contract/endpoint'
+import { getBalance } from '../../../shared/contract/account'
+import type { Endpoint } from '../../../shared/contract/endpoint'
 import {
   bindWallet,
   changeType,
@@ -20,6 +21,7 @@ import {
 } from '../../../shared/contract/wallet'
 import { CODE } from '../../../shared/envelope'
 import { isTronAddress } from '../../../shared/tron'
+import { parseAnswer } from '../../test-support/answers'
 import { createTestApp, DEMO, type TestApp } from '../../test-support/test-app'
 
 let t: TestApp
@@ -52,7 +54,7 @@ interface Env<T> {
 async function get<E extends Endpoint>(e: E, query: Record<string, string | number> = {}, tok = token) {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()
   const res = await t.app.inject({ url: qs ? `${e.path}?${qs}` : e.path, headers: { token: tok } })
-  return res.json() as Env<DataOf<E>>
+  return parseAnswer<E['data']>(e, res.json())
 }
 
 async function post<E extends Endpoint>(
@@ -67,7 +69,7 @@ async function post<E extends Endpoint>(
     payload: new URLSearchParams(fields).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', token: tok, ...extra },
   })
-  return res.json() as Env<DataOf<E>>
+  return parseAnswer<E['data']>(e, res.json())
 }
 
 async function emu<T>(url: string, body?: Record<string, unknown>): Promise<Env<T>> {
@@ -77,7 +79,7 @@ async function emu<T>(url: string, body?: Record<string, unknown>): Promise<Env<
 
 const balance = async () => {
   const res = await t.app.inject({ url: `/api/api/getBalance?player_id=${playerId}`, headers: { token } })
-  return (res.json() as Env<{ balance: string; trx_balance: string }>).data
+  return parseAnswer(getBalance, res.json()).data
 }
 const drift = () => t.app.emu.ledger.drift()
 

@@ -4,7 +4,7 @@ import Input from 'antd-mobile/es/components/input'
 import { useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { register, sendSms } from '../../../../shared/contract/account'
-import { newPasswordField, phoneField, smsCodeField } from '../../../../shared/contract/fields'
+import { newPasswordField, PASSWORD_MSG, phoneField, smsCodeField } from '../../../../shared/contract/fields'
 import { SmsCodeButton } from '../../components/sms-code-button/sms-code-button'
 import { requiredRule, schemaRule } from '../../lib/form-rules'
 import { callApi } from '../../lib/http'
@@ -83,7 +83,7 @@ export function RegisterForm({ onDone }: { onDone: () => void }) {
         name="password"
         label="密码"
         rules={[requiredRule('请输入密码'), schemaRule(newPasswordField)]}
-        help="8–32位，包含字母和数字"
+        help={PASSWORD_MSG.help}
       >
         <Input type="password" autoComplete="new-password" placeholder="请设置登录密码" clearable />
       </Form.Item>

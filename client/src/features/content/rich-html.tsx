@@ -1,8 +1,90 @@
+import DOMPurify, { type Config } from 'dompurify'
+import { useMemo } from 'react'
+
 /**
- * Rich text from the content endpoints. The server sanitises every `*_html` field against an
- * allow-list (no script, event handlers or javascript: URLs) before sending it, so it is set as is.
+ * What rich text may hold: text structure, tables, links and images. No forms or controls (a fake
+ * password box), no scripts, frames, media or SVG, no event handlers, and no `style`, `class` or
+ * `id` (a `position: fixed` overlay, or the app's own classes, could cover the page). Links keep
+ * http(s), mailto and tel; images https and inline pictures.
+ */
+const CONFIG: Config = {
+  ALLOWED_TAGS: [
+    'p',
+    'br',
+    'hr',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'small',
+    'sub',
+    'sup',
+    'span',
+    'div',
+    'section',
+    'article',
+    'header',
+    'footer',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'dl',
+    'dt',
+    'dd',
+    'table',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'caption',
+    'a',
+    'img',
+    'figure',
+    'figcaption',
+    'code',
+    'pre',
+    'mark',
+  ],
+  ALLOWED_ATTR: ['href', 'target', 'title', 'src', 'alt', 'width', 'height', 'colspan', 'rowspan', 'start'],
+  ALLOWED_URI_REGEXP:
+    /^(?:https?:|mailto:|tel:|data:image\/(?:png|jpeg|gif|webp);base64,|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+}
+
+let hooked = false
+
+/** Sanitises rich HTML for insertion into the page, whichever server sent it. */
+export function sanitizeRichHtml(html: string): string {
+  if (!hooked) {
+    // A link that opens a new tab must not hand the content's page a handle on this one.
+    DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+      if (node.tagName !== 'A') return
+      if (node.getAttribute('target') === '_blank') node.setAttribute('rel', 'noopener noreferrer')
+      else node.removeAttribute('target')
+    })
+    hooked = true
+  }
+  return DOMPurify.sanitize(html, CONFIG)
+}
+
+/**
+ * Rich text from the content endpoints. In emulator mode the server already cleans it; in proxy
+ * mode it comes from the upstream as is, so the client sanitises it in both, before inserting it.
  */
 export function RichHtml({ html, className = '' }: { html: string; className?: string }) {
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by the server, per the content contract
-  return <div className={`content__rich ${className}`} dangerouslySetInnerHTML={{ __html: html }} />
+  const clean = useMemo(() => sanitizeRichHtml(html), [html])
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify just above
+  return <div className={`content__rich ${className}`} dangerouslySetInnerHTML={{ __html: clean }} />
 }

@@ -4,7 +4,7 @@ import Input from 'antd-mobile/es/components/input'
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { changePassword } from '../../../../shared/contract/account'
-import { newPasswordField } from '../../../../shared/contract/fields'
+import { newPasswordField, PASSWORD_MSG } from '../../../../shared/contract/fields'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
@@ -58,7 +58,7 @@ export function PasswordChangePage() {
           <Form.Item
             name="new_password"
             label="新密码"
-            help="8–32位，包含字母和数字"
+            help={PASSWORD_MSG.help}
             dependencies={['old_password']}
             rules={[
               requiredRule('请输入新密码'),
