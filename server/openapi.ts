@@ -13,15 +13,19 @@ const MIME = {
 
 /**
  * A request field's JSON Schema, as the server enforces it. A number that may travel as text (ids,
- * pages) is documented as the number the server reads, with its bounds: its text form carries no
- * bounds of its own.
+ * pages, a choice among a few numbers) is documented as the number the server reads, with its
+ * bounds or its allowed values: its text form carries no bounds of its own.
  */
 function requestSchema(schema: z.ZodType): JsonSchema {
   return jsonSchema(schema, 'input', (ctx) => {
     const def = ctx.zodSchema._zod.def
     if (def.type !== 'pipe') return
     const out = (def as z.core.$ZodPipeDef).out
-    if (out._zod.def.type !== 'number') return
+    const outDef = out._zod.def
+    const literals =
+      outDef.type === 'union' &&
+      (outDef as z.core.$ZodUnionDef).options.every((o) => o._zod.def.type === 'literal')
+    if (outDef.type !== 'number' && !literals) return
     for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key]
     Object.assign(ctx.jsonSchema, jsonSchema(out as z.ZodType, 'output'))
   })

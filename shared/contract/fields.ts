@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { isAmountInRange } from '../money'
 
 /** Request fields shared by several endpoints. Form and query values arrive as text. */
 
@@ -79,15 +78,16 @@ export const passwordField = z
 export const payPasswordField = z.string().regex(/^\d{6}$/, { error: '支付密码必须是6位数字' })
 
 /**
- * A decimal amount with up to 6 places, as text: "12", "12.5", "0.000001". It must fit in integer
- * micro-units (at most 9007199254.740991, see shared/money.ts), so no amount field can carry a value
- * the server cannot hold exactly.
+ * A decimal amount as text: "12", "12.5", "0.000001" — at most 9 whole digits and 6 places, so
+ * every amount the pattern admits (and the published document shows) fits exactly in integer
+ * micro-units; larger values are refused as input, never reach the ledger.
  */
+export const AMOUNT_FORMAT_ERROR = '金额格式不正确：最多 9 位整数、6 位小数'
+
 export const amountField = z
   .string()
   .trim()
-  .regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, { error: '金额格式不正确', abort: true })
-  .refine(isAmountInRange, { error: '金额超出范围' })
+  .regex(/^(0|[1-9]\d{0,8})(\.\d{1,6})?$/, { error: AMOUNT_FORMAT_ERROR })
 
 /** A date as YYYY-MM-DD. */
 export const dateParam = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: '日期格式应为 YYYY-MM-DD' })

@@ -404,11 +404,18 @@ describe('net position', () => {
       start_date: '2026-11-01',
       end_date: '2026-11-22',
     })
-    expect((await get('/api/protection/net-position?start_date=2026-11-23&end_date=2026-11-22')).code).toBe(
-      40000,
+    // Well-formed dates the business rules refuse: a refusal in the envelope, not a 400.
+    expect(await get('/api/protection/net-position?start_date=2026-11-23&end_date=2026-11-22')).toMatchObject(
+      {
+        code: 0,
+        msg: '开始日期不能晚于结束日期',
+      },
     )
-    expect((await get('/api/protection/net-position?start_date=2024-01-01&end_date=2026-11-22')).code).toBe(
-      40000,
+    expect(await get('/api/protection/net-position?start_date=2024-01-01&end_date=2026-11-22')).toMatchObject(
+      {
+        code: 0,
+        msg: '日期区间不能超过 366 天',
+      },
     )
   })
 })

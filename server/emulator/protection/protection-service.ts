@@ -17,7 +17,7 @@ import {
 import { CODE } from '../../../shared/envelope'
 import { formatAmount } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
-import { ApiError, fail, invalidInput } from '../../http/api-error'
+import { ApiError, fail } from '../../http/api-error'
 import type { AccountRepository } from '../account/account-repository'
 import { verifyPassword } from '../account/passwords'
 import { hashToken, type SessionRepository } from '../account/session-repository'
@@ -255,9 +255,9 @@ export class ProtectionService {
     const today = dayStartOf(now)
     const rangeEnd = endDate ? startOfDay(endDate) + DAY_MS : today + DAY_MS
     const rangeStart = startDate ? startOfDay(startDate) : rangeEnd - 30 * DAY_MS
-    if (rangeStart >= rangeEnd) throw invalidInput('参数错误：开始日期不能晚于结束日期')
+    if (rangeStart >= rangeEnd) throw fail('开始日期不能晚于结束日期')
     if (rangeEnd - rangeStart > NET_POSITION_MAX_DAYS * DAY_MS)
-      throw invalidInput(`参数错误：日期区间不能超过 ${NET_POSITION_MAX_DAYS} 天`)
+      throw fail(`日期区间不能超过 ${NET_POSITION_MAX_DAYS} 天`)
     const span = (name: 'today' | '7d' | '30d' | 'range', from: number, to: number) => ({
       span: name,
       start_date: cstDate(from),
