@@ -24,12 +24,14 @@ reads and changes only that scope).
   fault add <action> [match] [schedule]   add a rule; prints it (its id first)
      actions:  --envelope CODE [--msg TEXT] | --status CODE [--body TEXT|JSON] | --delay MS | --delay MIN-MAX
                --hang | --reset | --empty | --malformed | --truncate | --rule JSON (a whole rule)
+     --quiet:  print only the new rule's id
      match:    --path GLOB (default /api/**) --method M --nth N
      schedule: --times N --after N --every N --probability P --until TIME --seed N --label TEXT
   fault list | fault get <id> | fault rm <id> | fault clear
 
   clock                                   show the clock
   clock freeze [TIME] | clock real | clock offset <DURATION> | clock advance <DURATION>
+  login [--phone P --password W]          log a player in (the demo player by default); prints the token
   session expire <token|any> | session revoke <token|any>
   session lifetime <token|any> (--ms DURATION | --requests N)
 
@@ -40,6 +42,7 @@ reads and changes only that scope).
   requests count [filters]                how many journal entries match
   tail [filters]                          follow the journal (Ctrl-C stops)
      filters:  --path GLOB --method M --since TIME --until TIME --unmatched --matched
+               (--since/--until are wall-clock times: an ISO date, epoch ms, or a DURATION ago: --since 10m)
                --rule ID --status N --code N
   sms [phone]                             SMS codes the emulator "sent"
 
@@ -73,6 +76,12 @@ export function parseTime(text: string): number {
   const t = Date.parse(text)
   if (Number.isNaN(t)) throw new UsageError(`not a time: ${text} (epoch ms or an ISO date)`)
   return t
+}
+
+/** A wall-clock time for the journal's filters: epoch ms, an ISO date, or a duration ago (`10m`). */
+export function parseWallTime(text: string, now: number = Date.now()): number {
+  if (/^\d+(?:\.\d+)?(ms|s|m|h|d)$/.test(text.trim())) return now - parseDuration(text)
+  return parseTime(text)
 }
 
 const int = (name: string, text: string | undefined): number | undefined => {
@@ -120,6 +129,9 @@ const OPTIONS = {
   code: { type: 'string' },
   limit: { type: 'string' },
   interval: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  phone: { type: 'string' },
+  password: { type: 'string' },
 } as const
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
@@ -191,8 +203,8 @@ function filterFrom(v: Values): JournalFilter {
   const f: JournalFilter = {}
   if (v.path !== undefined) f.path = v.path
   if (v.method !== undefined) f.method = v.method
-  if (v.since !== undefined) f.since = parseTime(v.since)
-  if (v.until !== undefined) f.until = parseTime(v.until)
+  if (v.since !== undefined) f.since = parseWallTime(v.since)
+  if (v.until !== undefined) f.until = parseWallTime(v.until)
   if (v.unmatched) f.unmatched = true
   if (v.matched) f.unmatched = false
   if (v.rule !== undefined) f.rule = v.rule
@@ -257,6 +269,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await faultCommand(client, sub ?? 'list', arg, v, io, print)
       case 'clock':
         return await clockCommand(client, sub, arg, print)
+      case 'login': {
+        const session = await client.login(v.phone, v.password)
+        if (v.json) print(session)
+        else io.out(session.token)
+        return 0
+      }
       case 'session': {
         if (!arg) throw new UsageError('session expire|revoke|lifetime <token|any>')
         if (sub === 'expire' || sub === 'revoke') await client.failSession(arg, sub)
@@ -355,7 +373,8 @@ async function faultCommand(
   switch (sub) {
     case 'add': {
       const rule = await client.addFault(ruleFrom(v))
-      if (v.json) print(rule)
+      if (v.quiet) io.out(rule.id)
+      else if (v.json) print(rule)
       else
         io.out(
           `${rule.id}  ${rule.action.type} on ${rule.match.method ?? '*'} ${rule.match.path}${rule.scope ? `  (scope ${rule.scope})` : ''}`,

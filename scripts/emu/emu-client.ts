@@ -26,6 +26,23 @@ import {
   scenarioSummarySchema,
 } from '../../shared/emu-control'
 
+/** The demo player the emulator seeds. */
+export const DEMO_PLAYER = { phone: '13800138000', password: 'demo1234' } as const
+
+const loginAnswerSchema = z.object({
+  code: z.number(),
+  msg: z.string().optional(),
+  data: z.looseObject({ token: z.string(), player_id: z.number() }).nullable().optional(),
+})
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 /** A control call the server refused: carries the HTTP status and the envelope's code and message. */
 export class EmuControlError extends Error {
   override name = 'EmuControlError'
@@ -210,6 +227,37 @@ export class EmuClient {
     return this.call('POST', `/scenarios/${encodeURIComponent(name)}/activate`, { params }, activationSchema)
   }
 
+  /**
+   * Logs a player in through the app's own /api/login (the demo player by default) and answers
+   * the session token, for the session calls and for scripts. Goes through the fault layer like
+   * any player's call, in this client's scope.
+   */
+  async login(
+    phone: string = DEMO_PLAYER.phone,
+    password: string = DEMO_PLAYER.password,
+  ): Promise<{ token: string; playerId: number }> {
+    const form = new FormData()
+    form.set('phone', phone)
+    form.set('password', password)
+    const res = await this.doFetch(`${this.base()}/api/login`, {
+      method: 'POST',
+      body: form,
+      headers: this.scopeHeaders(),
+    })
+    const text = await res.text()
+    const parsed = loginAnswerSchema.safeParse(safeJson(text))
+    if (!parsed.success)
+      throw new EmuControlError(
+        res.status,
+        null,
+        `POST /api/login: HTTP ${res.status}, ${text.slice(0, 200)}`,
+      )
+    const { code, msg, data } = parsed.data
+    if (code !== 1 || !data)
+      throw new EmuControlError(res.status, code, `POST /api/login: ${code} ${msg ?? ''}`)
+    return { token: data.token, playerId: data.player_id }
+  }
+
   /** SMS codes the emulator "sent" (emulator mode only). */
   sms(phone?: string): Promise<{ phone: string; code: string }[]> {
     const qs = phone ? `?phone=${encodeURIComponent(phone)}` : ''
@@ -221,11 +269,15 @@ export class EmuClient {
     )
   }
 
+  private base(): string {
+    return this.options.url.replace(/\/+$/, '')
+  }
+
   private async call<T>(method: string, path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
     const headers: Record<string, string> = { ...this.scopeHeaders() }
     if (this.options.adminToken) headers[ADMIN_TOKEN_HEADER] = this.options.adminToken
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await this.doFetch(`${this.options.url.replace(/\/+$/, '')}/__emu${path}`, {
+    const res = await this.doFetch(`${this.base()}/__emu${path}`, {
       method,
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -6,6 +6,7 @@ import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
 import {
   type Activation,
   ADMIN_TOKEN_HEADER,
+  ANY_SESSION,
   type ClockSet,
   type Scenario,
   type ScenarioStep,
@@ -15,6 +16,7 @@ import { CODE, isSuccessCode } from '../../shared/envelope'
 import type { EmuClock } from '../emulator/clock'
 import { ApiError } from '../http/api-error'
 import { INTERNAL_HEADER } from './fault-layer'
+import { assertSessionToken } from './session-tokens'
 
 /** A scenario file that does not parse, named with its file. */
 export class ScenarioFileError extends Error {
@@ -147,6 +149,9 @@ export async function activateScenario(
     steps.push(await runStep(app, step, i, vars, opts))
   }
 
+  const sessionTokens = scenario.sessions.map((s) => fillTemplate(s.token, vars))
+  for (const token of sessionTokens) assertSessionToken(app, token, opts.emulated)
+
   if (scenario.clock) setClock(scope === null ? clock : clock.forScope(scope), scenario.clock)
   if (scenario.advanceMs) (scope === null ? clock : clock.forScope(scope)).advance(scenario.advanceMs)
 
@@ -163,8 +168,8 @@ export async function activateScenario(
     )
     rules.push(added.id)
   }
-  for (const s of scenario.sessions) {
-    const token = fillTemplate(s.token, vars)
+  for (const [i, s] of scenario.sessions.entries()) {
+    const token = sessionTokens[i] ?? ANY_SESSION
     if (s.fault) faults.failSession(token, s.fault, scope)
     if (s.lifetime) faults.limitSession(token, s.lifetime, scope)
   }

@@ -234,6 +234,26 @@ describe('the control API', () => {
     await expect(new EmuClient({ url: live.url, adminToken: ADMIN_TOKEN }).sms()).rejects.toThrow(/代理模式/)
   })
 
+  it('refuses session faults for tokens that cannot be sessions', async () => {
+    live = await startLive('emulator')
+    const emu = new EmuClient({ url: live.url })
+    await expect(emu.expireSession('3f2a…')).rejects.toMatchObject({ status: 400, code: 40000 })
+    await expect(emu.expireSession('0123456789abcdef0123456789abcdef')).rejects.toThrow(/没有签发过/)
+    await expect(emu.sessionLifetime('deadbeefdeadbeef', { requests: 1 })).rejects.toMatchObject({
+      status: 404,
+    })
+    const player = await emu.login()
+    await emu.sessionLifetime(player.token, { requests: 0 })
+    await emu.expireSession('any')
+    const res = await getJson(`${live.url}/api/api/getBalance?player_id=${player.playerId}`, {
+      headers: { token: player.token },
+    })
+    expect(res.body.code).toBe(10001)
+    // A POST with no body at all is fine.
+    const bare = await getJson(`${live.url}/__emu/scenarios/flaky/activate?scope=bare`, { method: 'POST' })
+    expect(bare.body.code).toBe(1)
+  })
+
   it('compares admin tokens in constant time over digests', () => {
     expect(adminTokenMatches(ADMIN_TOKEN, ADMIN_TOKEN)).toBe(true)
     expect(adminTokenMatches('short', ADMIN_TOKEN)).toBe(false)

@@ -26,6 +26,7 @@ import {
   ScenarioFileError,
   setClock,
 } from '../../fault/scenarios'
+import { assertSessionToken } from '../../fault/session-tokens'
 import { ApiError, notFound } from '../../http/api-error'
 import { ok } from '../../http/envelope'
 
@@ -90,7 +91,7 @@ export async function controlRoutes(
     return ok(state)
   })
 
-  r.post('/reset', { schema: { body: resetSchema.optional() } }, async (request) => {
+  r.post('/reset', { schema: { body: resetSchema.nullish() } }, async (request) => {
     const scope = scopeOf(request, request.body?.scope)
     if (request.body?.seed !== undefined) app.faults.rules.reseed(request.body.seed)
     if (scope === null) {
@@ -139,6 +140,7 @@ export async function controlRoutes(
       },
     },
     async (request) => {
+      assertSessionToken(app, request.params.token, emulated)
       app.faults.failSession(
         request.params.token,
         request.params.fault,
@@ -157,6 +159,7 @@ export async function controlRoutes(
       },
     },
     async (request) => {
+      assertSessionToken(app, request.params.token, emulated)
       app.faults.limitSession(request.params.token, request.body, scopeOf(request, request.query.scope))
       return ok(null)
     },
@@ -192,7 +195,7 @@ export async function controlRoutes(
       lastSeq: journal.newestSeq,
     })
   })
-  r.post('/requests/count', { schema: { body: journalFilterSchema.optional() } }, async (request) => {
+  r.post('/requests/count', { schema: { body: journalFilterSchema.nullish() } }, async (request) => {
     const journal = app.faults.journal
     if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
     const filter = request.body ?? {}
@@ -211,7 +214,7 @@ export async function controlRoutes(
   })
   r.post(
     '/scenarios/:name/activate',
-    { schema: { params: z.object({ name: z.string() }), body: activateSchema.optional() } },
+    { schema: { params: z.object({ name: z.string() }), body: activateSchema.nullish() } },
     async (request) => {
       const scenario = await findScenario(scenariosDir, request.params.name).catch(scenarioError)
       if (!scenario) throw notFound(`场景不存在: ${request.params.name}`)
