@@ -17,8 +17,8 @@ Admin token: --admin-token, or EMU_ADMIN_TOKEN. Scope: --scope, or EMU_SCOPE (ev
 reads and changes only that scope).
 
   state                                   mode, clock, rules, scopes, scenario, journal size
-  reset [--seed N]                        data back to the seed, rules/clocks/journal cleared
-                                          (with --scope: only that scope's set-up; the data stays)
+  reset --all [--seed N]                  everything: data back to the seed, rules, clocks, journal cleared
+  --scope S reset                         only that scope's rules, session faults, clock, scenario, journal
   seed <N>                                seed for the generators of rules added from now on
 
   fault add <action> [match] [schedule]   add a rule; prints it (its id first)
@@ -130,6 +130,7 @@ const OPTIONS = {
   limit: { type: 'string' },
   interval: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
+  all: { type: 'boolean' },
   phone: { type: 'string' },
   password: { type: 'string' },
 } as const
@@ -257,9 +258,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'state':
         print(await client.state())
         return 0
-      case 'reset':
-        print(await client.reset(v.seed === undefined ? {} : { seed: int('seed', v.seed) ?? 0 }))
+      case 'reset': {
+        if (!scope && !v.all) throw new UsageError('reset needs --all (everything) or --scope S (one scope)')
+        if (scope && v.all) throw new UsageError('give --all or --scope, not both')
+        print(
+          await client.reset({
+            ...(v.seed === undefined ? {} : { seed: int('seed', v.seed) ?? 0 }),
+            ...(v.all ? { all: true } : {}),
+          }),
+        )
         return 0
+      }
       case 'seed':
         if (sub === undefined) throw new UsageError('seed <N>')
         print(await client.setSeed(int('seed', sub) ?? 0))

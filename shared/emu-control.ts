@@ -11,7 +11,12 @@ export const ADMIN_TOKEN_HEADER = 'x-emu-admin-token'
 /** A session "token" that stands for the next call in the scope that carries any token. */
 export const ANY_SESSION = 'any'
 
-const scopeSchema = z.string().min(1).max(200)
+/** A scope's name, as given in `x-emu-scope`, `?scope=` or a body's `scope`. */
+export const scopeNameSchema = z.string().min(1).max(200)
+const scopeSchema = scopeNameSchema
+
+/** The scope name that stands for every scope: a control call without a scope, or a global reset. */
+export const ALL_SCOPES = '*'
 
 export const faultActionSchema = z.discriminatedUnion('type', [
   /** HTTP 200 with a body code and message, such as 10001 or 401. */
@@ -140,7 +145,11 @@ export const sessionLifetimeSchema = z
 export type SessionLifetime = z.infer<typeof sessionLifetimeSchema>
 
 export const resetSchema = z.strictObject({
-  /** Only this scope's rules, session faults, clock, scenario and journal; the data stays. */
+  /**
+   * Only this scope's rules, session faults, clock, scenario and journal; the data stays. `*`:
+   * everything, and the data back to the seed. One of the two must be named (here, in the query or
+   * in the header).
+   */
   scope: scopeSchema.optional(),
   /** New seed for the generators of rules added from now on. */
   seed: z.number().int().optional(),

@@ -3,6 +3,7 @@ import { SCOPE_HEADER } from '../../shared/constants'
 import {
   type Activation,
   ADMIN_TOKEN_HEADER,
+  ALL_SCOPES,
   activationSchema,
   type ClockSet,
   type ClockStateView,
@@ -95,9 +96,23 @@ export class EmuClient {
     return this.call('GET', '/state', undefined, emuStateSchema)
   }
 
-  /** Global: data back to the seed, every rule, clock and journal cleared. Scoped: only this scope. */
-  reset(options: { seed?: number } = {}): Promise<{ scope: string | null }> {
-    return this.call('POST', '/reset', options, z.object({ scope: z.string().nullable() }))
+  /**
+   * Scoped: this scope's rules, session faults, clock, scenario and journal. `{ all: true }`
+   * (a client without a scope only): everything, the data back to the seed and the world clock
+   * to real time. A client without a scope must say `all`: the server refuses a reset that names
+   * no scope.
+   */
+  reset(options: { seed?: number; all?: boolean } = {}): Promise<{ scope: string | null }> {
+    const { all, ...body } = options
+    if (all && this.options.scope) {
+      throw new EmuControlError(0, null, `reset({ all: true }) on a client of scope ${this.options.scope}`)
+    }
+    return this.call(
+      'POST',
+      '/reset',
+      all ? { ...body, scope: ALL_SCOPES } : body,
+      z.object({ scope: z.string().nullable() }),
+    )
   }
 
   setSeed(seed: number): Promise<{ seed: number }> {

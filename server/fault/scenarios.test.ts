@@ -107,7 +107,7 @@ describe('activating each scenario', () => {
     await live.close()
   }, 120_000)
   beforeEach(async () => {
-    await emu.reset()
+    await emu.reset({ all: true })
   })
 
   const demo = async () => {
@@ -163,7 +163,7 @@ describe('activating each scenario', () => {
     await emu.activate('network-down')
     expect(await p.balance()).toBe('ECONNRESET')
     expect(await p.balance()).toBe('ECONNRESET')
-    await emu.reset()
+    await emu.reset({ all: true })
     expect(await call(live.url, '/api/api2/announcement', {})).toBe(1)
   })
 
@@ -201,7 +201,7 @@ describe('activating each scenario', () => {
       ]),
     )
     // Reset returns to the seed.
-    await emu.reset()
+    await emu.reset({ all: true })
     const again = await liveLogin(live.url)
     const seeded = await fetch(`${live.url}/api/api/getBalance?player_id=${again.playerId}`, {
       headers: { token: again.token },

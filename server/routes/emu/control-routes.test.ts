@@ -107,6 +107,55 @@ describe('scopes', () => {
     expect(state.scopes.map((s) => s.scope)).toEqual(['test-b'])
   })
 
+  it('every call takes the scope from ?scope= or the header, POSTs included; reset names its scope', async () => {
+    live = await startLive('emulator')
+    const root = new EmuClient({ url: live.url })
+    const post = (path: string, init: RequestInit = {}) =>
+      getJson(`${live?.url}/__emu${path}`, { method: 'POST', ...init })
+    const global = await root.fault('/api/api2/announcement', { type: 'status', status: 503 })
+    const inZ = await root.withScope('zzz').fault('/api/**', { type: 'hang' })
+    const inY = await root.withScope('yyy').fault('/api/**', { type: 'hang' })
+    const player = await root.login()
+    await root.withScope('yyy').expireSession(player.token)
+
+    // A scenario activated with ?scope= is that scope's only.
+    expect((await post('/scenarios/network-down/activate?scope=zzz')).body).toMatchObject({
+      code: 1,
+      data: { scope: 'zzz' },
+    })
+    expect((await root.state()).scenario).toBeNull()
+    expect((await root.withScope('zzz').state()).scenario).toBe('network-down')
+
+    // Reset of one scope, named in the query, leaves every other scope and the unscoped rules.
+    expect((await post('/reset?scope=zzz')).body).toMatchObject({ code: 1, data: { scope: 'zzz' } })
+    const ids = (await root.faults()).map((r) => r.id)
+    expect(ids).toContain(global.id)
+    expect(ids).toContain(inY.id)
+    expect(ids).not.toContain(inZ.id)
+    expect((await root.state()).sessionFaults).toHaveLength(1)
+
+    // A reset that names no scope is refused; `*` is everything.
+    const bare = await post('/reset')
+    expect(bare).toMatchObject({ status: 400, body: { code: 40000 } })
+    expect(bare.body.msg).toMatch(/scope=\*/)
+    expect((await root.faults()).length).toBe(2)
+    // Two different scopes in one call are refused.
+    const clash = await post('/faults?scope=a', {
+      headers: { 'content-type': 'application/json', 'x-emu-scope': 'b' },
+      body: JSON.stringify({ action: { type: 'hang' } }),
+    })
+    expect(clash).toMatchObject({ status: 400 })
+    // A scope sees only its own rules by id.
+    await expect(root.withScope('zzz').getFault(inY.id)).rejects.toMatchObject({ status: 404 })
+    await expect(root.withScope('zzz').deleteFault(inY.id)).rejects.toMatchObject({ status: 404 })
+    expect(await root.withScope('yyy').getFault(inY.id)).toMatchObject({ id: inY.id })
+
+    await root.withScope('yyy').reset()
+    expect((await root.state()).sessionFaults).toEqual([])
+    expect((await post('/reset?scope=*')).body).toMatchObject({ code: 1, data: { scope: '*' } })
+    expect(await root.faults()).toEqual([])
+  })
+
   it('a rule scoped to a session token applies to that token only', async () => {
     live = await startLive('emulator')
     const emu = new EmuClient({ url: live.url })
@@ -162,7 +211,7 @@ describe('the control API', () => {
     })
     expect(await emu.sms(phone)).toHaveLength(1)
     await emu.freezeClock(1_700_000_000_000)
-    await emu.reset({ seed: 9 })
+    await emu.reset({ all: true, seed: 9 })
     expect(await emu.sms(phone)).toHaveLength(0)
     const state = await emu.state()
     expect(state).toMatchObject({ mode: 'emulator', seed: 9, rules: [], scenario: null })
@@ -177,7 +226,7 @@ describe('the control API', () => {
       return ((await r.json()) as { code: number }).code === 503 ? '1' : '0'
     }
     const run = async (seed: number) => {
-      await emu.reset({ seed })
+      await emu.reset({ all: true, seed })
       await emu.fault('/api/api2/announcement', { type: 'status', status: 503 }, { probability: 0.5 })
       let out = ''
       for (let i = 0; i < 24; i++) out += await code()
@@ -189,7 +238,7 @@ describe('the control API', () => {
     expect(await run(1234)).toBe(first)
     expect(await run(4321)).not.toBe(first)
 
-    await emu.reset()
+    await emu.reset({ all: true })
     const frozen = await emu.freezeClock(1_800_000_000_000)
     await emu.fault('/api/api2/announcement', { type: 'status', status: 503 }, { until: frozen.now + 60_000 })
     expect(await code()).toBe('1')

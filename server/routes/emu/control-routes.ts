@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { SCOPE_HEADER } from '../../../shared/constants'
 import {
+  ALL_SCOPES,
   activateSchema,
   clockAdvanceSchema,
   clockSetSchema,
@@ -12,6 +13,7 @@ import {
   journalFilterSchema,
   journalQuerySchema,
   resetSchema,
+  scopeNameSchema,
   seedSchema,
   sessionFaultSchema,
   sessionLifetimeSchema,
@@ -30,7 +32,7 @@ import { assertSessionToken } from '../../fault/session-tokens'
 import { ApiError, notFound } from '../../http/api-error'
 import { ok } from '../../http/envelope'
 
-const scopeQuery = z.strictObject({ scope: z.string().min(1).max(200).optional() })
+const scopeQuery = z.strictObject({ scope: scopeNameSchema.optional() })
 
 /**
  * The tester's API under /__emu. On in emulator mode; in proxy mode only when an admin token is
@@ -55,11 +57,30 @@ export async function controlRoutes(
   // Every /__emu call, this plugin's and other domains', is checked by the fault layer's guard.
   app.faults.requireAdminToken(config.EMU_ADMIN_TOKEN)
 
-  /** The scope a control call names: body or query `scope`, else the x-emu-scope header, else none. */
-  const scopeOf = (request: FastifyRequest, explicit?: string): string | null => {
-    if (explicit !== undefined) return explicit
+  /**
+   * The scope a control call names, given as `scope` in its body or query or as the x-emu-scope
+   * header (several of them must agree); `*` means every scope, as does naming none.
+   */
+  const namedScope = (request: FastifyRequest, ...given: (string | null | undefined)[]): string | null => {
     const header = request.headers[SCOPE_HEADER]
-    return typeof header === 'string' && header !== '' ? header : null
+    const named = [...given, typeof header === 'string' && header !== '' ? header : undefined].filter(
+      (g): g is string => typeof g === 'string',
+    )
+    const first = named[0]
+    if (first !== undefined && named.some((n) => n !== first)) {
+      throw new ApiError(CODE.invalidInput, `scope 不一致: ${[...new Set(named)].join(', ')}`, 400)
+    }
+    return first ?? null
+  }
+  const scopeOf = (request: FastifyRequest, ...given: (string | null | undefined)[]): string | null => {
+    const scope = namedScope(request, ...given)
+    return scope === ALL_SCOPES ? null : scope
+  }
+  /** A rule the call may see: any without a scope, else only the scope's own. */
+  const ruleIn = (id: string, scope: string | null) => {
+    const rule = app.faults.rules.get(id)
+    if (!rule || (scope !== null && rule.scope !== scope)) throw notFound('规则不存在')
+    return rule
   }
   const clockFor = (scope: string | null) => (scope === null ? clock : clock.forScope(scope))
   const clockView = (scope: string | null) => {
@@ -91,10 +112,17 @@ export async function controlRoutes(
     return ok(state)
   })
 
-  r.post('/reset', { schema: { body: resetSchema.nullish() } }, async (request) => {
-    const scope = scopeOf(request, request.body?.scope)
-    if (request.body?.seed !== undefined) app.faults.rules.reseed(request.body.seed)
+  r.post('/reset', { schema: { body: resetSchema.nullish(), querystring: scopeQuery } }, async (request) => {
+    const scope = namedScope(request, request.body?.scope, request.query.scope)
     if (scope === null) {
+      throw new ApiError(
+        CODE.invalidInput,
+        '重置哪个 scope？全部重置（数据回到种子）请给 scope=*，只重置一个 scope 请给出它的名字',
+        400,
+      )
+    }
+    if (request.body?.seed !== undefined) app.faults.rules.reseed(request.body.seed)
+    if (scope === ALL_SCOPES) {
       app.faults.reset()
       app.faults.rules.reseed(request.body?.seed ?? config.EMU_SEED)
       clock.real()
@@ -103,27 +131,28 @@ export async function controlRoutes(
     return ok({ scope })
   })
 
-  r.put('/seed', { schema: { body: seedSchema } }, async (request) => {
+  r.put('/seed', { schema: { body: seedSchema, querystring: scopeQuery } }, async (request) => {
     app.faults.rules.reseed(request.body.seed)
     return ok({ seed: request.body.seed })
   })
 
-  r.post('/faults', { schema: { body: faultRuleInputSchema } }, async (request) => {
-    const scope = scopeOf(request, request.body.scope)
-    const input = scope === null ? request.body : { ...request.body, scope }
+  r.post('/faults', { schema: { body: faultRuleInputSchema, querystring: scopeQuery } }, async (request) => {
+    const scope = scopeOf(request, request.body.scope, request.query.scope)
+    const { scope: _given, ...rest } = request.body
+    const input = scope === null ? rest : { ...rest, scope }
     return ok(app.faults.rules.add(input, clock.nowFor(scope)))
   })
   r.get('/faults', { schema: { querystring: scopeQuery } }, async (request) => {
     const scope = scopeOf(request, request.query.scope)
     return ok(scope === null ? app.faults.rules.list() : app.faults.rules.list(scope))
   })
-  r.get('/faults/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => {
-    const rule = app.faults.rules.get(request.params.id)
-    if (!rule) throw notFound('规则不存在')
-    return ok(rule)
-  })
-  r.delete('/faults/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => {
-    if (!app.faults.rules.remove(request.params.id)) throw notFound('规则不存在')
+  const byId = { params: z.object({ id: z.string() }), querystring: scopeQuery }
+  r.get('/faults/:id', { schema: byId }, async (request) =>
+    ok(ruleIn(request.params.id, scopeOf(request, request.query.scope))),
+  )
+  r.delete('/faults/:id', { schema: byId }, async (request) => {
+    const rule = ruleIn(request.params.id, scopeOf(request, request.query.scope))
+    app.faults.rules.remove(rule.id)
     return ok(null)
   })
   r.delete('/faults', { schema: { querystring: scopeQuery } }, async (request) => {
@@ -186,8 +215,8 @@ export async function controlRoutes(
   r.get('/requests', { schema: { querystring: journalQuerySchema } }, async (request) => {
     const journal = app.faults.journal
     if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
-    const { limit, ...filter } = request.query
-    const scope = scopeOf(request, filter.scope)
+    const { limit, scope: _given, ...filter } = request.query
+    const scope = scopeOf(request, request.query.scope)
     return ok({
       entries: journal.query({ ...filter, ...(scope === null ? {} : { scope }) }, limit),
       size: journal.size,
@@ -195,31 +224,36 @@ export async function controlRoutes(
       lastSeq: journal.newestSeq,
     })
   })
-  r.post('/requests/count', { schema: { body: journalFilterSchema.nullish() } }, async (request) => {
-    const journal = app.faults.journal
-    if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
-    const filter = request.body ?? {}
-    const scope = scopeOf(request, filter.scope)
-    return ok({ count: journal.count({ ...filter, ...(scope === null ? {} : { scope }) }) })
-  })
+  r.post(
+    '/requests/count',
+    { schema: { body: journalFilterSchema.nullish(), querystring: scopeQuery } },
+    async (request) => {
+      const journal = app.faults.journal
+      if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
+      const { scope: _given, ...filter } = request.body ?? {}
+      const scope = scopeOf(request, request.body?.scope, request.query.scope)
+      return ok({ count: journal.count({ ...filter, ...(scope === null ? {} : { scope }) }) })
+    },
+  )
 
-  r.get('/scenarios', async () => {
+  r.get('/scenarios', { schema: { querystring: scopeQuery } }, async () => {
     const all = await loadScenarios(scenariosDir).catch(scenarioError)
     return ok(all.map((s) => ({ name: s.name, description: s.description })))
   })
-  r.get('/scenarios/:name', { schema: { params: z.object({ name: z.string() }) } }, async (request) => {
+  const byName = { params: z.object({ name: z.string() }), querystring: scopeQuery }
+  r.get('/scenarios/:name', { schema: byName }, async (request) => {
     const scenario = await findScenario(scenariosDir, request.params.name).catch(scenarioError)
     if (!scenario) throw notFound(`场景不存在: ${request.params.name}`)
     return ok(scenario)
   })
   r.post(
     '/scenarios/:name/activate',
-    { schema: { params: z.object({ name: z.string() }), body: activateSchema.nullish() } },
+    { schema: { ...byName, body: activateSchema.nullish() } },
     async (request) => {
       const scenario = await findScenario(scenariosDir, request.params.name).catch(scenarioError)
       if (!scenario) throw notFound(`场景不存在: ${request.params.name}`)
       const activation = await activateScenario(app, clock, scenario, {
-        scope: scopeOf(request, request.body?.scope),
+        scope: scopeOf(request, request.body?.scope, request.query.scope),
         params: request.body?.params ?? {},
         adminToken: config.EMU_ADMIN_TOKEN,
         emulated,
@@ -231,7 +265,7 @@ export async function controlRoutes(
 
   r.get(
     '/sms',
-    { schema: { querystring: z.strictObject({ phone: z.string().optional() }) } },
+    { schema: { querystring: scopeQuery.extend({ phone: z.string().optional() }) } },
     async (request) => {
       emulatorOnly()
       return ok(app.emu.accounts.sms.list(request.query.phone))
