@@ -90,6 +90,12 @@ describe('npm run emu', () => {
     const lines = (await emu('requests', '--path', '/api/api/getBalance', '--scope', 'cli-journal')).out
     expect(lines).toMatch(/GET \/api\/api\/getBalance\?player_id=\d+ → 200 code 1/)
     expect((await emu('requests', 'count', '--unmatched', '--scope', 'cli-journal')).out).toBe('1')
+    const args = ['--scope', 'cli-journal', '--path', '/api/api/getBalance', '--query', 'player_id']
+    expect(await emu('requests', 'verify', ...args, '--times', '1')).toMatchObject({ code: 0 })
+    const failed = await emu('requests', 'verify', ...args, '--at-least', '2')
+    expect(failed).toMatchObject({ code: 1 })
+    expect(failed.out).toMatch(/^FAILED: 1 call\(s\), expected at least 2/)
+    expect((await emu('requests', 'count', '--scope', 'cli-journal', '--query', '!player_id')).out).toBe('0')
 
     const stop = new AbortController()
     const seen: string[] = []

@@ -40,10 +40,13 @@ reads and changes only that scope).
 
   requests [filters] [--limit N]          the journal, oldest first
   requests count [filters]                how many journal entries match
+  requests verify [filters] [--times N | --at-least N | --at-most N]
+                                          was it called so often? exit 1 when not (default: at least once)
   tail [filters]                          follow the journal (Ctrl-C stops)
      filters:  --path GLOB --method M --since TIME --until TIME --unmatched --matched
                (--since/--until are wall-clock times: an ISO date, epoch ms, or a DURATION ago: --since 10m)
                --rule ID --status N --code N
+               --query T --header T --body-field T   (repeatable) T: name=value, name~=regex, name, !name
   sms [phone]                             SMS codes the emulator "sent"
 
 DURATION: 500, 500ms, 90s, 5m, 2h, 1d.  TIME: epoch ms or an ISO date.  --json: print raw JSON.
@@ -131,6 +134,11 @@ const OPTIONS = {
   interval: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   all: { type: 'boolean' },
+  query: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
+  'body-field': { type: 'string', multiple: true },
+  'at-least': { type: 'string' },
+  'at-most': { type: 'string' },
   phone: { type: 'string' },
   password: { type: 'string' },
 } as const
@@ -211,6 +219,9 @@ function filterFrom(v: Values): JournalFilter {
   if (v.rule !== undefined) f.rule = v.rule
   if (v.status !== undefined) f.status = int('status', v.status)
   if (v.code !== undefined) f.code = int('code', v.code)
+  if (v.query) f.query = v.query
+  if (v.header) f.header = v.header
+  if (v['body-field']) f.body = v['body-field']
   return f
 }
 
@@ -327,6 +338,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (sub === 'count') {
           io.out(String(await client.countRequests(filterFrom(v))))
           return 0
+        }
+        if (sub === 'verify') {
+          const check = await client.verify({
+            ...filterFrom(v),
+            ...(v.times === undefined ? {} : { times: int('times', v.times) }),
+            ...(v['at-least'] === undefined ? {} : { atLeast: int('at-least', v['at-least']) }),
+            ...(v['at-most'] === undefined ? {} : { atMost: int('at-most', v['at-most']) }),
+          })
+          if (v.json) print(check)
+          else {
+            io.out(`${check.ok ? 'ok' : 'FAILED'}: ${check.count} call(s), expected ${check.expected}`)
+            for (const e of check.entries) io.out(`  ${formatEntry(e)}`)
+          }
+          return check.ok ? 0 : 1
         }
         const page = await client.requests({
           ...filterFrom(v),

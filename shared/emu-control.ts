@@ -62,14 +62,58 @@ export const faultActionSchema = z.discriminatedUnion('type', [
 export type FaultAction = z.infer<typeof faultActionSchema>
 export type FaultActionType = FaultAction['type']
 
+const isRegExp = (source: string): boolean => {
+  try {
+    new RegExp(source)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const scalar = z.union([z.string(), z.number(), z.boolean()])
+
+/**
+ * One test of a query parameter, header or body field: a plain value (equal, compared as text),
+ * `{equals}`, `{matches: "regex"}` or `{present: true|false}`.
+ */
+export const fieldTestSchema = z.union([
+  scalar,
+  z.strictObject({ equals: scalar }),
+  z.strictObject({ matches: z.string().refine(isRegExp, { error: 'not a valid regular expression' }) }),
+  z.strictObject({ present: z.boolean() }),
+])
+export type FieldTest = z.infer<typeof fieldTestSchema>
+
+/** Tests by name; every one must hold. */
+export const fieldTestsSchema = z.record(z.string().min(1), fieldTestSchema)
+
 export const faultMatchSchema = z.strictObject({
   /** HTTP method; any when absent. */
   method: z
     .string()
     .transform((m) => m.toUpperCase())
     .optional(),
-  /** Path glob under the server root: `*` is one segment, `**` any number, e.g. `/api/api/getBalance` or `/api/**`. */
-  path: z.string().startsWith('/').default('/api/**'),
+  /**
+   * Path glob under the server root, without the query: `*` is one segment, `**` any number,
+   * e.g. `/api/api/getBalance` or `/api/**`. Query parameters go in `query`.
+   */
+  path: z
+    .string()
+    .startsWith('/')
+    .refine((p) => !p.includes('?'), {
+      error: 'path 不能带查询串（?…）：查询参数请写在 match.query 里，如 {"query":{"player_id":"1"}}',
+    })
+    .default('/api/**'),
+  /** Query parameters, e.g. `{"player_id": "7"}`. */
+  query: fieldTestsSchema.optional(),
+  /** Request headers (names in any case), e.g. `{"x-client": {"matches": "^ios"}}`. */
+  headers: fieldTestsSchema.optional(),
+  /**
+   * Body fields: a JSON body's keys as dot paths (`items.0.id`), or form fields (urlencoded or
+   * multipart), e.g. `{"amount": "500"}` or `{"pay_password": {"present": true}}`.
+   */
+  body: fieldTestsSchema.optional(),
   /** Fire only on the nth matching call (1-based). */
   nth: z.number().int().positive().optional(),
 })
@@ -160,6 +204,15 @@ export const seedSchema = z.strictObject({ seed: z.number().int() })
 // ---------------------------------------------------------------------------------------------
 // The journal
 
+const messageSchema = z.object({
+  headers: z.record(z.string(), z.string()),
+  /** The body as text (bytes that are not UTF-8 are replaced); null when there was none. */
+  body: z.string().nullable(),
+  /** The body's full size in bytes. */
+  bodyBytes: z.number().int(),
+  truncated: z.boolean(),
+})
+
 export const journalEntrySchema = z.object({
   /** Increases by one per request since the server started; use it to tail. */
   seq: z.number().int(),
@@ -190,6 +243,15 @@ export const journalEntrySchema = z.object({
   outcome: z.enum(['pending', 'answered', 'hang', 'reset', 'empty', 'truncated', 'aborted']),
   /** ms from arrival to the end of the answer (or of the connection); null while open. */
   durationMs: z.number().nullable(),
+  /**
+   * What was sent: query parameters, headers and body. Secrets (tokens, passwords, payment
+   * passwords, the admin token) read `[redacted]`; a body is kept up to a few KiB
+   * (`truncated` says it was cut). null once the journal dropped it to stay within its total
+   * size (the entry itself stays).
+   */
+  request: messageSchema.extend({ query: z.record(z.string(), z.array(z.string())) }).nullable(),
+  /** What was answered, kept the same way; null before the answer or when none was sent. */
+  response: messageSchema.nullable(),
 })
 export type JournalEntry = z.infer<typeof journalEntrySchema>
 
@@ -198,6 +260,10 @@ const boolParam = z.union([
   z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
 ])
 const intParam = z.coerce.number().int()
+
+const shortTest = z.string().min(1)
+/** Field tests, as a record or in short form (`name=value`, `name~=regex`, `name`, `!name`). */
+const fieldFilterSchema = z.union([fieldTestsSchema, shortTest, z.array(shortTest)])
 
 /** What selects journal entries; every field narrows. */
 export const journalFilterSchema = z.strictObject({
@@ -220,8 +286,34 @@ export const journalFilterSchema = z.strictObject({
   code: intParam.optional(),
   /** Only entries after this sequence number (for tailing). */
   afterSeq: intParam.optional(),
+  /**
+   * Query parameters, request headers and body fields the call had, each as tests by name, or in
+   * the short form of a query string: `name=value`, `name~=regex`, `name` (present), `!name`
+   * (absent); repeat for several. Secret fields are stored redacted, so they only match as present.
+   */
+  query: fieldFilterSchema.optional(),
+  header: fieldFilterSchema.optional(),
+  body: fieldFilterSchema.optional(),
 })
 export type JournalFilter = z.input<typeof journalFilterSchema>
+
+/** "Was it called N times?": a filter and how many calls are expected (exactly, or a range). */
+export const journalVerifySchema = journalFilterSchema.extend({
+  times: z.number().int().min(0).optional(),
+  atLeast: z.number().int().min(0).optional(),
+  atMost: z.number().int().min(0).optional(),
+})
+export type JournalVerify = z.input<typeof journalVerifySchema>
+
+export const verificationSchema = z.object({
+  ok: z.boolean(),
+  count: z.number().int(),
+  /** What was expected, in words: `exactly 2`, `at least 1`, `between 1 and 3`. */
+  expected: z.string(),
+  /** Up to 20 of the calls that matched, oldest first. */
+  entries: z.array(journalEntrySchema),
+})
+export type Verification = z.infer<typeof verificationSchema>
 
 export const journalQuerySchema = journalFilterSchema.extend({
   /** The newest entries up to this many (oldest first in the answer). */

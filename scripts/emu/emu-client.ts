@@ -19,12 +19,15 @@ import {
   type JournalFilter,
   type JournalPage,
   type JournalQuery,
+  type JournalVerify,
   journalPageSchema,
   type Scenario,
   type SessionFaultKind,
   type SessionLifetime,
   scenarioSchema,
   scenarioSummarySchema,
+  type Verification,
+  verificationSchema,
 } from '../../shared/emu-control'
 
 /** The demo player the emulator seeds. */
@@ -191,9 +194,35 @@ export class EmuClient {
 
   requests(query: JournalQuery = {}): Promise<JournalPage> {
     const params = new URLSearchParams()
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v))
+    for (const [k, v] of Object.entries(query)) {
+      if (v === undefined) continue
+      if (Array.isArray(v)) for (const one of v) params.append(k, String(one))
+      else if (typeof v === 'object') {
+        throw new TypeError(`requests(): give ${k} in short form (name=value, name~=regex, name, !name)`)
+      } else params.set(k, String(v))
+    }
     const qs = params.toString()
     return this.call('GET', `/requests${qs ? `?${qs}` : ''}`, undefined, journalPageSchema)
+  }
+
+  /**
+   * "Was it called N times with a body matching Y?": the journal's answer, with up to 20 of the
+   * calls that matched. `times` exactly, or `atLeast` / `atMost`; at least once when none is given.
+   */
+  verify(check: JournalVerify): Promise<Verification> {
+    return this.call('POST', '/requests/verify', check, verificationSchema)
+  }
+
+  /** verify(), throwing an error that says what was expected and what was seen when it fails. */
+  async expectCalled(check: JournalVerify): Promise<Verification> {
+    const v = await this.verify(check)
+    if (!v.ok) {
+      const { times: _t, atLeast: _l, atMost: _m, ...filter } = check
+      throw new Error(
+        `expected ${v.expected} call(s) matching ${JSON.stringify(filter)}, journal has ${v.count}`,
+      )
+    }
+    return v
   }
 
   countRequests(filter: JournalFilter = {}): Promise<number> {

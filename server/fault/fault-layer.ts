@@ -4,16 +4,11 @@ import type { Socket } from 'node:net'
 import { Readable, Transform } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
-import {
-  ADMIN_TOKEN_HEADER,
-  ANY_SESSION,
-  type FaultAction,
-  type JournalEntry,
-} from '../../shared/emu-control'
+import { ADMIN_TOKEN_HEADER, ANY_SESSION, type FaultAction } from '../../shared/emu-control'
 import { CODE } from '../../shared/envelope'
 import { MSG } from '../../shared/messages'
 import type { EmuClock } from '../emulator/clock'
-import { Journal, tokenKey } from './journal'
+import { BODY_KEEP, Journal, type JournalRecord, tokenKey } from './journal'
 import { type Firing, RuleStore } from './rule-store'
 
 export type SessionFault = 'expire' | 'revoke'
@@ -262,7 +257,7 @@ export class FaultLayer {
     const scope = header ?? token
     const now = this.clock.nowFor(scope)
     const internal = this.isInternal(request)
-    let entry: JournalEntry | null = null
+    let entry: JournalRecord | null = null
     if (this.journal && !internal) {
       const scopeKey = header ?? (token ? tokenKey(token) : null)
       entry = this.journal.open({
@@ -272,6 +267,7 @@ export class FaultLayer {
         url: request.url,
         scope: scopeKey,
         scopeKey,
+        headers: request.headers,
       })
     }
     if (entry) this.track(entry, request, reply)
@@ -309,7 +305,7 @@ export class FaultLayer {
   }
 
   /** Completes the journal entry when the connection is done with the request, however that happens. */
-  private track(entry: JournalEntry, request: FastifyRequest, reply: FastifyReply): void {
+  private track(entry: JournalRecord, request: FastifyRequest, reply: FastifyReply): void {
     const started = performance.now()
     const done = () => {
       if (entry.durationMs !== null) return
@@ -328,7 +324,7 @@ export class FaultLayer {
     { action, random }: Firing,
     request: FastifyRequest,
     reply: FastifyReply,
-    entry: JournalEntry | null,
+    entry: JournalRecord | null,
   ): Verdict {
     switch (action.type) {
       case 'envelope': {
@@ -396,14 +392,30 @@ export class FaultLayer {
     if (!entry) return payload
     if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
       entry.code = envelopeCode(payload)
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload
+      this.journal?.setResponse(entry, reply.getHeaders(), body, body.length)
       return payload
     }
-    if (payload instanceof Readable && isJson(reply.getHeader('content-type'))) {
-      return tapEnvelopeCode(payload, (code) => {
-        entry.code = code
+    if (payload instanceof Readable) {
+      const json = isJson(reply.getHeader('content-type'))
+      return tapBody(payload, (kept, bytes) => {
+        if (json) entry.code = bytes <= TAP_LIMIT ? envelopeCode(kept) : null
+        this.journal?.setResponse(entry, reply.getHeaders(), kept, bytes)
       })
     }
+    this.journal?.setResponse(entry, reply.getHeaders(), null, 0)
     return payload
+  }
+
+  /**
+   * preParsing: keeps the first bytes of the request's body for the journal while passing every
+   * byte on unchanged, to the emulator's parser or to the upstream.
+   */
+  tapRequestBody(request: FastifyRequest, payload: Readable): Readable {
+    const entry = request.journalEntry
+    const journal = this.journal
+    if (!entry || !journal || !hasBody(request)) return payload
+    return tapBody(payload, (kept, bytes) => journal.setRequestBody(entry, kept, bytes), BODY_KEEP)
   }
 
   /**
@@ -491,25 +503,38 @@ function leadingCode(body: string): number | undefined {
   return negative ? -value : value
 }
 
-/** Passes a streamed body through unchanged while keeping its first bytes to read the code from. */
-function tapEnvelopeCode(source: Readable, onCode: (code: number | null) => void): Readable {
+/** Passes a streamed body through unchanged while keeping its first `keep` bytes; `onEnd` gets them and the total. */
+function tapBody(
+  source: Readable,
+  onEnd: (kept: Buffer, bytes: number) => void,
+  keep: number = TAP_LIMIT,
+): Readable & { receivedEncodedLength?: number } {
   const kept: Buffer[] = []
   let keptBytes = 0
-  const tap = new Transform({
+  let bytes = 0
+  const tap: Transform & { receivedEncodedLength?: number } = new Transform({
     transform(chunk: Buffer, _enc, cb) {
-      if (keptBytes <= TAP_LIMIT) {
-        kept.push(chunk)
-        keptBytes += chunk.length
+      bytes += chunk.length
+      tap.receivedEncodedLength = bytes
+      if (keptBytes < keep) {
+        const part = chunk.length > keep - keptBytes ? chunk.subarray(0, keep - keptBytes) : chunk
+        kept.push(part)
+        keptBytes += part.length
       }
       cb(null, chunk)
     },
     flush(cb) {
-      if (keptBytes <= TAP_LIMIT) onCode(envelopeCode(Buffer.concat(kept)))
+      onEnd(Buffer.concat(kept), bytes)
       cb()
     },
   })
   source.on('error', (err) => tap.destroy(err))
   return source.pipe(tap)
+}
+
+const hasBody = (request: FastifyRequest): boolean => {
+  const length = request.headers['content-length']
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
 }
 
 async function toBuffer(payload: unknown): Promise<Buffer> {

@@ -1,8 +1,8 @@
 import type { preValidationHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
-import type { JournalEntry } from '../../shared/emu-control'
 import type { EmuClock } from '../emulator/clock'
 import { FaultLayer } from '../fault/fault-layer'
+import type { JournalRecord } from '../fault/journal'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,7 +13,7 @@ declare module 'fastify' {
     faultNote: string | null
     truncateReply: boolean
     /** This request's journal entry, while the journal is on. */
-    journalEntry: JournalEntry | null
+    journalEntry: JournalRecord | null
     /** Completes the journal entry (idempotent). */
     journalDone: (() => void) | null
   }
@@ -57,6 +57,11 @@ export const faultLayerPlugin = fp(
       const methods = [route.method].flat()
       if (!isApi(route.url) || methods.every((m) => m === 'GET' || m === 'HEAD')) return
       route.preValidation = [reenter, ...[route.preValidation ?? []].flat()]
+    })
+    // The request's body for the journal, passed on unchanged.
+    app.addHook('preParsing', (request, _reply, payload, done) => {
+      if (!request.journalEntry) return done(null, payload)
+      done(null, layer.tapRequestBody(request, payload))
     })
     // Callback-style hooks: no promise per request on the common path.
     app.addHook('onSend', (request, reply, payload, done) => {

@@ -328,3 +328,52 @@ describe('the control API', () => {
     expect(offenders).toEqual([])
   })
 })
+
+for (const mode of ['emulator', 'proxy'] as const) {
+  describe(`the journal over the wire, ${mode} mode`, () => {
+    it('keeps headers and bodies redacted, filters on them and verifies call counts', async () => {
+      live = await startLive(mode)
+      const emu = new EmuClient({
+        url: live.url,
+        adminToken: live.adminHeaders['x-emu-admin-token'],
+      }).withScope('journal')
+      const player = await emu.login()
+      const withdraw = (amount: string) =>
+        fetch(`${live?.url}/api/api2/withdraw`, {
+          method: 'POST',
+          headers: {
+            token: player.token,
+            'x-emu-scope': 'journal',
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams({ amount, address: 'TXaddress', pay_password: '123456' }),
+        }).then((r) => r.text())
+      await withdraw('20')
+      await withdraw('30')
+
+      const login = (await emu.requests({ path: '/api/login' })).entries[0]
+      expect(login?.request?.body).toContain('13800138000')
+      expect(login?.response?.body).toContain('"token":"[redacted]"')
+      const text = JSON.stringify(await emu.requests())
+      expect(text).not.toContain(player.token)
+      expect(text).not.toContain('demo1234')
+      expect(text).not.toContain('123456')
+
+      expect(await emu.countRequests({ method: 'POST', body: 'amount=30' })).toBe(1)
+      expect(await emu.countRequests({ body: ['amount~=^[23]0$', 'pay_password'] })).toBe(2)
+      expect(await emu.countRequests({ header: 'content-type~=urlencoded' })).toBe(2)
+      expect(
+        (await emu.requests({ path: '/api/api2/withdraw', body: 'amount=20' })).entries.map(
+          (e) => e.request?.body,
+        ),
+      ).toEqual(['amount=20&address=TXaddress&pay_password=%5Bredacted%5D'])
+
+      expect(await emu.verify({ path: '/api/api2/withdraw', times: 2 })).toMatchObject({ ok: true, count: 2 })
+      const miss = await emu.verify({ path: '/api/api2/withdraw', body: { amount: '20' }, atLeast: 2 })
+      expect(miss).toMatchObject({ ok: false, count: 1, expected: 'at least 2' })
+      await expect(emu.expectCalled({ path: '/api/api2/withdraw', times: 3 })).rejects.toThrow(
+        /expected exactly 3 call\(s\).*journal has 2/,
+      )
+    })
+  })
+}

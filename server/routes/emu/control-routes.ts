@@ -12,6 +12,7 @@ import {
   faultRuleInputSchema,
   journalFilterSchema,
   journalQuerySchema,
+  journalVerifySchema,
   resetSchema,
   scopeNameSchema,
   seedSchema,
@@ -233,6 +234,35 @@ export async function controlRoutes(
       const { scope: _given, ...filter } = request.body ?? {}
       const scope = scopeOf(request, request.body?.scope, request.query.scope)
       return ok({ count: journal.count({ ...filter, ...(scope === null ? {} : { scope }) }) })
+    },
+  )
+
+  r.post(
+    '/requests/verify',
+    { schema: { body: journalVerifySchema, querystring: scopeQuery } },
+    async (request) => {
+      const journal = app.faults.journal
+      if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
+      const { scope: _given, times, atLeast, atMost, ...filter } = request.body
+      const scope = scopeOf(request, request.body.scope, request.query.scope)
+      const scoped = { ...filter, ...(scope === null ? {} : { scope }) }
+      const count = journal.count(scoped)
+      const min = times ?? atLeast ?? (atMost === undefined ? 1 : 0)
+      const max = times ?? atMost ?? Number.POSITIVE_INFINITY
+      const expected =
+        times !== undefined
+          ? `exactly ${times}`
+          : atMost === undefined
+            ? `at least ${min}`
+            : atLeast === undefined
+              ? `at most ${max}`
+              : `between ${min} and ${max}`
+      return ok({
+        ok: count >= min && count <= max,
+        count,
+        expected,
+        entries: journal.query(scoped, 20),
+      })
     },
   )
 
