@@ -7,6 +7,7 @@ import {
   faultRuleInputSchema,
   type JournalEntry,
   type JournalFilter,
+  parseFieldTest,
 } from '../shared/emu-control'
 import { EmuClient, EmuControlError } from './emu/emu-client'
 
@@ -25,7 +26,8 @@ reads and changes only that scope).
      actions:  --envelope CODE [--msg TEXT] | --status CODE [--body TEXT|JSON] | --delay MS | --delay MIN-MAX
                --hang | --reset | --empty | --malformed | --truncate | --rule JSON (a whole rule)
      --quiet:  print only the new rule's id
-     match:    --path GLOB (default /api/**) --method M --nth N
+     match:    --path GLOB (default /api/**, no ?query) --method M --nth N
+               --query T --header T --body-field T (repeatable; T: name=value, name~=regex, name, !name)
      schedule: --times N --after N --every N --probability P --until TIME --seed N --label TEXT
   fault list | fault get <id> | fault rm <id> | fault clear
 
@@ -190,11 +192,19 @@ function actionFrom(v: Values): FaultAction {
 
 function ruleFrom(v: Values): FaultRuleInput {
   if (v.rule !== undefined) return faultRuleInputSchema.parse(JSON.parse(v.rule))
+  const tests = (list: string[] | undefined) =>
+    list === undefined ? undefined : Object.fromEntries(list.map(parseFieldTest))
+  const query = tests(v.query)
+  const headers = tests(v.header)
+  const body = tests(v['body-field'])
   const rule: FaultRuleInput = {
     match: {
       path: v.path ?? '/api/**',
       ...(v.method === undefined ? {} : { method: v.method }),
       ...(v.nth === undefined ? {} : { nth: int('nth', v.nth) }),
+      ...(query ? { query } : {}),
+      ...(headers ? { headers } : {}),
+      ...(body ? { body } : {}),
     },
     action: actionFrom(v),
   }

@@ -85,6 +85,19 @@ export const fieldTestSchema = z.union([
 ])
 export type FieldTest = z.infer<typeof fieldTestSchema>
 
+/**
+ * The short form of a test, as written in a query string or on the command line: `name=value`
+ * (equal), `name~=regex` (matches), `name` (present) or `!name` (absent).
+ */
+export function parseFieldTest(text: string): [string, FieldTest] {
+  if (text.startsWith('!')) return [text.slice(1), { present: false }]
+  const re = text.indexOf('~=')
+  const eq = text.indexOf('=')
+  if (re > 0 && re < eq + 1) return [text.slice(0, re), { matches: text.slice(re + 2) }]
+  if (eq > 0) return [text.slice(0, eq), { equals: text.slice(eq + 1) }]
+  return [text, { present: true }]
+}
+
 /** Tests by name; every one must hold. */
 export const fieldTestsSchema = z.record(z.string().min(1), fieldTestSchema)
 

@@ -259,6 +259,56 @@ for (const mode of ['emulator', 'proxy'] as const) {
       expect(await balance()).toMatchObject({ kind: 'response', status: 200 })
     })
 
+    it('matches on query, headers and body fields; the body still reaches the emulator whole', async () => {
+      const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+        fetch(`${live.url}${path}`, { method: 'POST', headers: { token, ...headers }, body }).then(
+          async (r) => ((await r.json()) as { code: number; msg?: string }).code,
+        )
+      await emu.addFault({
+        match: {
+          method: 'POST',
+          path: '/api/users/change-password',
+          body: { new_password: { matches: '^boom' } },
+        },
+        action: { type: 'envelope', code: 777 },
+      })
+      await emu.addFault({
+        match: {
+          path: '/api/api/getBalance',
+          query: { player_id: { present: true } },
+          headers: { 'x-client': 'ios' },
+        },
+        action: { type: 'envelope', code: 778 },
+      })
+      const form = (pw: string) => new URLSearchParams({ old_password: 'wrong-password', new_password: pw })
+      // Form body: the rule fires on a match...
+      expect(await post('/api/users/change-password', form('boom999'))).toBe(777)
+      // ...and a call it does not match is answered by the emulator, which read the body whole
+      // (a wrong old password, not a missing field).
+      expect(await post('/api/users/change-password', form('fine999'))).not.toBe(777)
+      const multipart = new FormData()
+      multipart.set('old_password', 'wrong-password')
+      multipart.set('new_password', 'boom123')
+      expect(await post('/api/users/change-password', multipart)).toBe(777)
+      expect(
+        await post(
+          '/api/users/change-password',
+          JSON.stringify({ old_password: 'x', new_password: 'boom1' }),
+          {
+            'content-type': 'application/json',
+          },
+        ),
+      ).toBe(777)
+      const out = await balance({ 'x-client': 'ios' })
+      expect(out.kind === 'response' && JSON.parse(out.body).code).toBe(778)
+      const plain = await balance({ 'x-client': 'android' })
+      expect(plain.kind === 'response' && JSON.parse(plain.body).code).toBe(1)
+      // A path with a query string is refused, naming where the query goes.
+      await expect(
+        emu.fault('/api/api/getBalance?player_id=1', { type: 'envelope', code: 1 }),
+      ).rejects.toThrow(/match\.query/)
+    })
+
     it('journals each call: the rule, the envelope code, the outcome, no token', async () => {
       const rule = await emu.fault(
         '/api/api/getBalance',

@@ -9,7 +9,8 @@ import { CODE } from '../../shared/envelope'
 import { MSG } from '../../shared/messages'
 import type { EmuClock } from '../emulator/clock'
 import { BODY_KEEP, Journal, type JournalRecord, tokenKey } from './journal'
-import { type Firing, RuleStore } from './rule-store'
+import { bodyFields, headerFields, queryFields } from './request-fields'
+import { type Firing, type RequestFacts, RuleStore } from './rule-store'
 
 export type SessionFault = 'expire' | 'revoke'
 
@@ -284,13 +285,57 @@ export class FaultLayer {
       }
       return true
     }
-    const q = request.url.indexOf('?')
-    const firing = this.rules.decide({
+    const facts = this.facts(request, scope, now)
+    if (hasBody(request) && this.rules.needsBody(facts)) {
+      // A rule tests body fields: decide once the body is read (decideWithBody, from preParsing).
+      request.faultFacts = facts
+      return
+    }
+    return this.fire(this.rules.decide(facts), request, reply, entry)
+  }
+
+  private facts(request: FastifyRequest, scope: string | null, now: number): RequestFacts {
+    const url = request.url
+    const q = url.indexOf('?')
+    return {
       method: request.method,
-      path: q < 0 ? request.url : request.url.slice(0, q),
+      path: q < 0 ? url : url.slice(0, q),
       scope,
       now,
-    })
+      query: () => queryFields(url),
+      headers: () => headerFields(request.headers),
+    }
+  }
+
+  /**
+   * preParsing, for a request whose decision waits for its body: reads it whole (up to `limit`
+   * bytes), decides, and hands the body on — to the emulator's parser or to the upstream —
+   * unless the layer answered.
+   */
+  async decideWithBody(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: Readable,
+    limit: number,
+  ): Promise<{ verdict: Verdict; body: Readable }> {
+    const facts = request.faultFacts
+    request.faultFacts = null
+    const bytes = await readAll(payload, limit)
+    const entry = request.journalEntry
+    if (entry) this.journal?.setRequestBody(entry, bytes)
+    const body = Object.assign(Readable.from([bytes]), { receivedEncodedLength: bytes.length })
+    if (!facts) return { verdict: undefined, body }
+    const type = request.headers['content-type']
+    const firing = this.rules.decide({ ...facts, body: () => bodyFields(bytes, type) })
+    return { verdict: this.fire(firing, request, reply, entry), body }
+  }
+
+  private fire(
+    firing: Firing | null,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    entry: JournalRecord | null,
+  ): Verdict {
     if (!firing) return
     request.faultNote = `rule:${firing.rule.id}`
     if (entry) {
@@ -535,6 +580,25 @@ function tapBody(
 const hasBody = (request: FastifyRequest): boolean => {
   const length = request.headers['content-length']
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
+}
+
+/** A request body, whole; past `limit` bytes, the error Fastify gives for a body too large. */
+async function readAll(payload: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of payload) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)
+    size += buf.length
+    if (size > limit) {
+      payload.destroy()
+      throw Object.assign(new Error('Request body is too large'), {
+        statusCode: 413,
+        code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+      })
+    }
+    chunks.push(buf)
+  }
+  return Buffer.concat(chunks)
 }
 
 async function toBuffer(payload: unknown): Promise<Buffer> {

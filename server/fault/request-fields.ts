@@ -1,5 +1,7 @@
 import type { FieldTest } from '../../shared/emu-control'
 
+export { parseFieldTest } from '../../shared/emu-control'
+
 /**
  * The parts of a request rules and journal filters look at: query parameters, headers and body
  * fields, each a flat map from a name to its values. Body fields come from a JSON body (nested
@@ -101,17 +103,4 @@ export function fieldCheck(name: string, test: FieldTest): FieldCheck {
 export function fieldChecks(tests: Record<string, FieldTest> | undefined, lowerNames = false): FieldCheck[] {
   if (!tests) return []
   return Object.entries(tests).map(([name, t]) => fieldCheck(lowerNames ? name.toLowerCase() : name, t))
-}
-
-/**
- * The short form of a test, as written in a query string or on the command line: `name=value`
- * (equal), `name~=regex` (matches), `name` (present) or `!name` (absent).
- */
-export function parseFieldTest(text: string): [string, FieldTest] {
-  if (text.startsWith('!')) return [text.slice(1), { present: false }]
-  const re = text.indexOf('~=')
-  const eq = text.indexOf('=')
-  if (re > 0 && re < eq + 1) return [text.slice(0, re), { matches: text.slice(re + 2) }]
-  if (eq > 0) return [text.slice(0, eq), { equals: text.slice(eq + 1) }]
-  return [text, { present: true }]
 }

@@ -140,3 +140,57 @@ describe('rule schedules', () => {
     expect(() => store.add({ action: status503, probability: 2 }, 0)).toThrow()
   })
 })
+
+describe('matchers on query, headers and body fields', () => {
+  const fields = (pairs: Record<string, string>) => () =>
+    new Map(Object.entries(pairs).map(([k, v]) => [k, [v]]))
+
+  it('equality, regex and presence, every test must hold', () => {
+    const store = new RuleStore()
+    store.add(
+      {
+        match: {
+          path: '/api/**',
+          query: { player_id: 7 },
+          headers: { 'X-Client': { matches: '^ios' } },
+          body: { pay_password: { present: true }, amount: { equals: '500' } },
+        },
+        action: status503,
+      },
+      0,
+    )
+    const full = {
+      query: fields({ player_id: '7' }),
+      headers: fields({ 'x-client': 'ios 17' }),
+      body: fields({ pay_password: '1', amount: '500' }),
+    }
+    expect(store.decide(req(full))).not.toBeNull()
+    expect(store.decide(req({ ...full, query: fields({ player_id: '8' }) }))).toBeNull()
+    expect(store.decide(req({ ...full, headers: fields({ 'x-client': 'android' }) }))).toBeNull()
+    expect(store.decide(req({ ...full, body: fields({ amount: '500' }) }))).toBeNull()
+    expect(store.decide(req({ ...full, body: fields({ pay_password: '1', amount: '50' }) }))).toBeNull()
+    // A call that fails a test is not counted as matched.
+    expect(store.list()[0]?.matched).toBe(1)
+    const absent = new RuleStore()
+    absent.add({ match: { query: { debug: { present: false } } }, action: status503 }, 0)
+    expect(absent.decide(req({ query: fields({ debug: '1' }) }))).toBeNull()
+    expect(absent.decide(req({ query: fields({}) }))).not.toBeNull()
+  })
+
+  it('says when a decision must wait for the body', () => {
+    const store = new RuleStore()
+    store.add({ match: { path: '/api/api2/withdraw', body: { amount: '1' } }, action: status503 }, 0)
+    expect(store.needsBody(req({ path: '/api/api2/withdraw' }))).toBe(true)
+    expect(store.needsBody(req({ path: '/api/api/getBalance' }))).toBe(false)
+  })
+
+  it('refuses a path with a query string, and a bad regex, naming the field', () => {
+    const store = new RuleStore()
+    expect(() => store.add({ match: { path: '/api/x?player_id=1' }, action: status503 }, 0)).toThrow(
+      /match\.query/,
+    )
+    expect(() => store.add({ match: { query: { a: { matches: '(' } } }, action: status503 }, 0)).toThrow(
+      /regular expression/,
+    )
+  })
+})

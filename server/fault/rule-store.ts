@@ -6,6 +6,7 @@ import {
   faultRuleInputSchema,
 } from '../../shared/emu-control'
 import { globToRegExp } from './glob'
+import { type FieldCheck, type Fields, fieldChecks } from './request-fields'
 import { seededRandom } from './rng'
 
 export interface RequestFacts {
@@ -14,7 +15,14 @@ export interface RequestFacts {
   /** x-emu-scope, else the session token, else null. */
   readonly scope: string | null
   readonly now: number
+  /** Query parameters, headers and body fields, read only when a rule asks. */
+  readonly query?: () => Fields
+  readonly headers?: () => Fields
+  readonly body?: () => Fields
 }
+
+const NO_FIELDS: Fields = new Map()
+const none = () => NO_FIELDS
 
 export interface Firing {
   readonly rule: FaultRule
@@ -27,6 +35,9 @@ interface StoredRule {
   rule: FaultRule
   pathRe: RegExp
   random: () => number
+  query: FieldCheck[]
+  headers: FieldCheck[]
+  body: FieldCheck[]
 }
 
 /**
@@ -66,6 +77,9 @@ export class RuleStore {
       rule,
       pathRe: globToRegExp(parsed.match.path),
       random: seededRandom(parsed.seed ?? this.seedValue),
+      query: fieldChecks(parsed.match.query),
+      headers: fieldChecks(parsed.match.headers, true),
+      body: fieldChecks(parsed.match.body),
     })
     return rule
   }
@@ -104,12 +118,45 @@ export class RuleStore {
   }
 
   /** The first rule, in the order added, that fires for this request; every matching rule counts the call. */
+  /**
+   * Whether a rule that could fire on this request tests body fields: the decision must then wait
+   * for the body.
+   */
+  needsBody(req: RequestFacts): boolean {
+    for (const { rule, pathRe, body } of this.rules) {
+      if (body.length === 0 || rule.spent) continue
+      if (rule.scope !== undefined && rule.scope !== req.scope) continue
+      if (rule.match.method !== undefined && rule.match.method !== req.method) continue
+      if (pathRe.test(req.path)) return true
+    }
+    return false
+  }
+
   decide(req: RequestFacts): Firing | null {
     let firing: Firing | null = null
-    for (const { rule, pathRe, random } of this.rules) {
+    let query: Fields | null = null
+    let headers: Fields | null = null
+    let body: Fields | null = null
+    for (const stored of this.rules) {
+      const { rule, pathRe, random } = stored
       if (rule.scope !== undefined && rule.scope !== req.scope) continue
       if (rule.match.method !== undefined && rule.match.method !== req.method) continue
       if (!pathRe.test(req.path)) continue
+      if (stored.query.length > 0) {
+        query ??= (req.query ?? none)()
+        const q = query
+        if (!stored.query.every((c) => c(q))) continue
+      }
+      if (stored.headers.length > 0) {
+        headers ??= (req.headers ?? none)()
+        const h = headers
+        if (!stored.headers.every((c) => c(h))) continue
+      }
+      if (stored.body.length > 0) {
+        body ??= (req.body ?? none)()
+        const b = body
+        if (!stored.body.every((c) => c(b))) continue
+      }
       rule.matched++
       if (firing) continue
       if (rule.spent) continue

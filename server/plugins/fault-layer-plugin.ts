@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import type { EmuClock } from '../emulator/clock'
 import { FaultLayer } from '../fault/fault-layer'
 import type { JournalRecord } from '../fault/journal'
+import type { RequestFacts } from '../fault/rule-store'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +17,8 @@ declare module 'fastify' {
     journalEntry: JournalRecord | null
     /** Completes the journal entry (idempotent). */
     journalDone: (() => void) | null
+    /** Set when the fault layer's decision waits for the body (a rule tests body fields). */
+    faultFacts: RequestFacts | null
   }
 }
 
@@ -32,6 +35,7 @@ export const faultLayerPlugin = fp(
     app.decorateRequest('truncateReply', false)
     app.decorateRequest('journalEntry', null)
     app.decorateRequest('journalDone', null)
+    app.decorateRequest('faultFacts', null)
     // One callback hook for /api: the decision is synchronous, and a request let through enters a
     // scope with its own clock, so that from here on its deadline checks read it through requestNow().
     app.addHook('onRequest', (request, reply, done) => {
@@ -58,8 +62,19 @@ export const faultLayerPlugin = fp(
       if (!isApi(route.url) || methods.every((m) => m === 'GET' || m === 'HEAD')) return
       route.preValidation = [reenter, ...[route.preValidation ?? []].flat()]
     })
-    // The request's body for the journal, passed on unchanged.
-    app.addHook('preParsing', (request, _reply, payload, done) => {
+    // The request's body: read whole when a rule's decision waits for it, else tapped for the
+    // journal; either way passed on unchanged.
+    const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024
+    app.addHook('preParsing', (request, reply, payload, done) => {
+      if (request.faultFacts) {
+        layer.decideWithBody(request, reply, payload, bodyLimit).then(({ verdict, body }) => {
+          if (verdict === true) return
+          const enter = () => clock.runInScope(FaultLayer.scopeOf(request), () => done(null, body))
+          if (verdict === undefined) return enter()
+          verdict.then(enter, (err: Error) => done(err))
+        }, done)
+        return
+      }
       if (!request.journalEntry) return done(null, payload)
       done(null, layer.tapRequestBody(request, payload))
     })
