@@ -29,8 +29,11 @@ reads and changes only that scope).
      match:    --path GLOB (default /api/**, no ?query) --method M --nth N
                --query T --header T --body-field T (repeatable; T: name=value, name~=regex, name, !name)
      schedule: --times N --after N --every N --probability P --until TIME --seed N --label TEXT
+     states:   --in-scenario NAME [--when-state S] [--set-state S]
   fault list | fault get <id> | fault rm <id> | fault clear
 
+  states                                  where the state machines (rules' inScenario) are
+  states set <name> <state>               move one (e.g. back to Started)
   clock                                   show the clock
   clock freeze [TIME] | clock real | clock offset <DURATION> | clock advance <DURATION>
   login [--phone P --password W]          log a player in (the demo player by default); prints the token
@@ -140,6 +143,9 @@ const OPTIONS = {
   header: { type: 'string', multiple: true },
   'body-field': { type: 'string', multiple: true },
   'at-least': { type: 'string' },
+  'in-scenario': { type: 'string' },
+  'when-state': { type: 'string' },
+  'set-state': { type: 'string' },
   'at-most': { type: 'string' },
   phone: { type: 'string' },
   password: { type: 'string' },
@@ -215,6 +221,9 @@ function ruleFrom(v: Values): FaultRuleInput {
   if (v.probability !== undefined) rule.probability = Number(v.probability)
   if (v.until !== undefined) rule.until = parseTime(v.until)
   if (v.label !== undefined) rule.label = v.label
+  if (v['in-scenario'] !== undefined) rule.inScenario = v['in-scenario']
+  if (v['when-state'] !== undefined) rule.whenState = v['when-state']
+  if (v['set-state'] !== undefined) rule.setState = v['set-state']
   return faultRuleInputSchema.parse(rule)
 }
 
@@ -288,6 +297,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ...(v.all ? { all: true } : {}),
           }),
         )
+        return 0
+      }
+      case 'states': {
+        if (sub === 'set') {
+          const [, , name, state] = pos
+          if (!name || !state) throw new UsageError('states set <name> <state>')
+          print(await client.setState(name, state))
+        } else print(await client.states())
         return 0
       }
       case 'seed':

@@ -131,6 +131,11 @@ export const faultMatchSchema = z.strictObject({
   nth: z.number().int().positive().optional(),
 })
 
+const stateNameSchema = z.string().min(1).max(100)
+
+/** The state every state machine starts in, and returns to on a reset. */
+export const STARTED = 'Started'
+
 export const faultRuleInputSchema = z.strictObject({
   match: faultMatchSchema.default({ path: '/api/**' }),
   action: faultActionSchema,
@@ -150,6 +155,13 @@ export const faultRuleInputSchema = z.strictObject({
   until: z.number().int().optional(),
   /** Free text shown in the journal. */
   label: z.string().max(200).optional(),
+  /**
+   * State machine the rule belongs to (one per name and scope, starting in `Started`): with
+   * `whenState` the rule fires only in that state; with `setState` firing moves the machine on.
+   */
+  inScenario: stateNameSchema.optional(),
+  whenState: stateNameSchema.optional(),
+  setState: stateNameSchema.optional(),
 })
 export type FaultRuleInput = z.input<typeof faultRuleInputSchema>
 
@@ -404,7 +416,18 @@ export const scenarioSchema = z.strictObject({
   clock: clockSetSchema.optional(),
   advanceMs: z.number().int().min(0).optional(),
   /** Fault rules, added in the activation's scope. */
-  rules: z.array(faultRuleInputSchema.omit({ scope: true })).default([]),
+  rules: z
+    .array(
+      faultRuleInputSchema
+        .omit({ scope: true })
+        .refine(
+          (r) => r.inScenario !== undefined || (r.whenState === undefined && r.setState === undefined),
+          {
+            error: 'whenState and setState need inScenario',
+          },
+        ),
+    )
+    .default([]),
   sessions: z.array(scenarioSessionSchema).default([]),
 })
 export type Scenario = z.infer<typeof scenarioSchema>
@@ -431,6 +454,19 @@ export const scenarioSummarySchema = z.object({ name: z.string(), description: z
 // ---------------------------------------------------------------------------------------------
 // State
 
+/** Where one state machine is, in one scope (null: unscoped rules). */
+export const machineStateSchema = z.object({
+  scope: z.string().nullable(),
+  name: z.string(),
+  state: z.string(),
+})
+export type MachineState = z.infer<typeof machineStateSchema>
+
+export const setMachineStateSchema = z.strictObject({
+  state: stateNameSchema,
+  scope: scopeNameSchema.optional(),
+})
+
 export const emuStateSchema = z.object({
   mode: z.enum(['emulator', 'proxy']),
   clock: clockStateSchema,
@@ -448,6 +484,8 @@ export const emuStateSchema = z.object({
     }),
   ),
   scenario: z.string().nullable(),
+  /** State machines that have left `Started` or have rules. */
+  states: z.array(machineStateSchema),
   journal: z.object({ size: z.number().int(), capacity: z.number().int(), lastSeq: z.number().int() }),
 })
 export type EmuState = z.infer<typeof emuStateSchema>

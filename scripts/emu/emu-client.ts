@@ -21,6 +21,8 @@ import {
   type JournalQuery,
   type JournalVerify,
   journalPageSchema,
+  type MachineState,
+  machineStateSchema,
   type Scenario,
   type SessionFaultKind,
   type SessionLifetime,
@@ -149,6 +151,16 @@ export class EmuClient {
 
   clearFaults(): Promise<{ removed: number }> {
     return this.call('DELETE', '/faults', undefined, z.object({ removed: z.number() }))
+  }
+
+  /** Where this scope's state machines are (all, for a client without a scope). */
+  states(): Promise<MachineState[]> {
+    return this.call('GET', '/states', undefined, z.array(machineStateSchema))
+  }
+
+  /** Moves a state machine of this scope (e.g. back to `Started`). */
+  setState(name: string, state: string): Promise<MachineState> {
+    return this.call('PUT', `/states/${encodeURIComponent(name)}`, { state }, machineStateSchema)
   }
 
   /** `token` may be `any`: the next call in the scope that carries a token. */

@@ -194,3 +194,43 @@ describe('matchers on query, headers and body fields', () => {
     )
   })
 })
+
+describe('state machines', () => {
+  it('a rule fires only in its state and moves the machine; each scope has its own machine', () => {
+    const store = new RuleStore()
+    const rule = (whenState: string, setState: string, code: number, scope?: string) =>
+      store.add(
+        {
+          inScenario: 'm',
+          whenState,
+          setState,
+          action: { type: 'envelope', code },
+          ...(scope ? { scope } : {}),
+        },
+        0,
+      )
+    for (const scope of ['a', 'b']) {
+      rule('Started', 'two', 1, scope)
+      rule('two', 'three', 2, scope)
+      rule('three', 'Started', 3, scope)
+    }
+    const codes = (scope: string, n: number) => {
+      const out: unknown[] = []
+      for (let i = 0; i < n; i++) {
+        const f = store.decide(req({ scope }))
+        out.push(f?.action.type === 'envelope' ? f.action.code : null)
+      }
+      return out
+    }
+    expect(codes('a', 4)).toEqual([1, 2, 3, 1])
+    expect(codes('b', 1)).toEqual([1])
+    expect(store.stateOf('a', 'm')).toBe('two')
+    expect(store.stateOf('b', 'm')).toBe('two')
+    store.setState('a', 'm', 'three')
+    expect(codes('a', 1)).toEqual([3])
+    store.clear('a')
+    expect(store.stateOf('a', 'm')).toBe('Started')
+    expect(store.stateOf('b', 'm')).toBe('two')
+    expect(() => store.add({ whenState: 'x', action: status503 }, 0)).toThrow(/inScenario/)
+  })
+})

@@ -4,10 +4,17 @@ import {
   type FaultRule,
   type FaultRuleInput,
   faultRuleInputSchema,
+  type MachineState,
+  STARTED,
 } from '../../shared/emu-control'
 import { globToRegExp } from './glob'
 import { type FieldCheck, type Fields, fieldChecks } from './request-fields'
 import { seededRandom } from './rng'
+
+/** A rule that parses but cannot work as given. */
+export class RuleInputError extends Error {
+  override name = 'RuleInputError'
+}
 
 export interface RequestFacts {
   readonly method: string
@@ -63,8 +70,44 @@ export class RuleStore {
     this.seedValue = seed
   }
 
+  /** Where each state machine is, by scope and name; absent means `Started`. */
+  private readonly states = new Map<string, string>()
+
+  private static key(scope: string | null | undefined, name: string): string {
+    return JSON.stringify([scope ?? null, name])
+  }
+
+  stateOf(scope: string | null, name: string): string {
+    return this.states.get(RuleStore.key(scope, name)) ?? STARTED
+  }
+
+  setState(scope: string | null, name: string, state: string): void {
+    this.states.set(RuleStore.key(scope, name), state)
+  }
+
+  /** Every machine that has rules or has moved, or one scope's. */
+  machines(scope?: string | null): MachineState[] {
+    const seen = new Map<string, MachineState>()
+    const note = (s: string | null, name: string) => {
+      if (scope !== undefined && s !== scope) return
+      seen.set(RuleStore.key(s, name), { scope: s, name, state: this.stateOf(s, name) })
+    }
+    for (const { rule } of this.rules) if (rule.inScenario) note(rule.scope ?? null, rule.inScenario)
+    for (const k of this.states.keys()) {
+      const [s, name] = JSON.parse(k) as [string | null, string]
+      note(s, name)
+    }
+    return [...seen.values()]
+  }
+
   add(input: FaultRuleInput, now: number): FaultRule {
     const parsed = faultRuleInputSchema.parse(input)
+    if (
+      (parsed.whenState !== undefined || parsed.setState !== undefined) &&
+      parsed.inScenario === undefined
+    ) {
+      throw new RuleInputError('whenState 与 setState 需要 inScenario（状态机的名字）')
+    }
     const rule: FaultRule = {
       ...parsed,
       id: randomUUID(),
@@ -100,8 +143,14 @@ export class RuleStore {
     return true
   }
 
-  /** Removes every rule, or only those of one scope (`null`: the unscoped ones). */
+  /** Removes every rule, or only those of one scope (`null`: the unscoped ones), and their machines' states. */
   clear(scope?: string | null): number {
+    if (scope === undefined) this.states.clear()
+    else {
+      for (const k of [...this.states.keys()]) {
+        if ((JSON.parse(k) as [string | null, string])[0] === scope) this.states.delete(k)
+      }
+    }
     let removed = 0
     for (let i = this.rules.length - 1; i >= 0; i--) {
       const stored = this.rules[i]
@@ -157,6 +206,9 @@ export class RuleStore {
         const b = body
         if (!stored.body.every((c) => c(b))) continue
       }
+      if (rule.inScenario !== undefined && rule.whenState !== undefined) {
+        if (this.stateOf(rule.scope ?? null, rule.inScenario) !== rule.whenState) continue
+      }
       rule.matched++
       if (firing) continue
       if (rule.spent) continue
@@ -166,6 +218,9 @@ export class RuleStore {
       if (rule.every !== undefined && (rule.matched - rule.after) % rule.every !== 0) continue
       if (rule.probability < 1 && random() >= rule.probability) continue
       rule.fired++
+      if (rule.inScenario !== undefined && rule.setState !== undefined) {
+        this.setState(rule.scope ?? null, rule.inScenario, rule.setState)
+      }
       if (rule.times !== undefined && rule.fired >= rule.times) rule.spent = true
       if (rule.match.nth !== undefined) rule.spent = true
       firing = { rule, action: rule.action, random }

@@ -300,6 +300,27 @@ describe('activating each scenario', () => {
     expect((await scoped.state()).scenario).toBe('body-401')
   })
 
+  it('maintenance-window: a three-state machine per scope — 503, then late, then through', async () => {
+    const p = await demo()
+    const path = `/api/api/getBalance?player_id=${p.playerId}`
+    for (const scope of ['sm-1', 'sm-2']) await emu.withScope(scope).activate('maintenance-window')
+    const headers = (scope: string) => ({ ...p.headers, 'x-emu-scope': scope })
+    expect(await call(live.url, path, headers('sm-1'))).toBe(503)
+    expect(await emu.withScope('sm-1').states()).toEqual([
+      { scope: 'sm-1', name: 'maintenance', state: 'recovering' },
+    ])
+    // The second call is held 2 s: a 500 ms client gives up on it.
+    expect(await call(live.url, path, headers('sm-1'), 500)).toBe('TIMEOUT')
+    expect(await call(live.url, path, headers('sm-1'))).toBe(1)
+    expect((await emu.withScope('sm-1').states())[0]?.state).toBe('up')
+    // The other scope's machine has not moved.
+    expect((await emu.withScope('sm-2').states())[0]?.state).toBe('Started')
+    expect(await call(live.url, path, headers('sm-2'))).toBe(503)
+    // Moved back by hand, it starts over.
+    await emu.withScope('sm-1').setState('maintenance', 'Started')
+    expect(await call(live.url, path, headers('sm-1'))).toBe(503)
+  })
+
   it('a failing step stops the activation with a message naming it', async () => {
     await expect(emu.activate('withdrawal-rejected', { amount: '1' })).rejects.toThrow(/步骤 4 \(withdraw\)/)
     await expect(emu.activate('no-such-scenario')).rejects.toMatchObject({ status: 404 })

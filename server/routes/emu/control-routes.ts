@@ -18,10 +18,12 @@ import {
   seedSchema,
   sessionFaultSchema,
   sessionLifetimeSchema,
+  setMachineStateSchema,
 } from '../../../shared/emu-control'
 import { CODE } from '../../../shared/envelope'
 import type { Config } from '../../config'
 import type { EmuClock } from '../../emulator/clock'
+import { RuleInputError } from '../../fault/rule-store'
 import {
   activateScenario,
   findScenario,
@@ -104,6 +106,7 @@ export async function controlRoutes(
       sessionFaults: app.faults.sessionFaultList().filter((s) => scope === null || s.scope === scope),
       scopes: app.faults.scopes().filter((s) => scope === null || s.scope === scope),
       scenario: app.faults.scenarioOf(scope),
+      states: scope === null ? app.faults.rules.machines() : app.faults.rules.machines(scope),
       journal: {
         size: journal?.size ?? 0,
         capacity: journal?.capacity ?? 0,
@@ -141,7 +144,12 @@ export async function controlRoutes(
     const scope = scopeOf(request, request.body.scope, request.query.scope)
     const { scope: _given, ...rest } = request.body
     const input = scope === null ? rest : { ...rest, scope }
-    return ok(app.faults.rules.add(input, clock.nowFor(scope)))
+    try {
+      return ok(app.faults.rules.add(input, clock.nowFor(scope)))
+    } catch (err) {
+      if (err instanceof RuleInputError) throw new ApiError(CODE.invalidInput, err.message, 400)
+      throw err
+    }
   })
   r.get('/faults', { schema: { querystring: scopeQuery } }, async (request) => {
     const scope = scopeOf(request, request.query.scope)
@@ -160,6 +168,26 @@ export async function controlRoutes(
     const scope = scopeOf(request, request.query.scope)
     return ok({ removed: scope === null ? app.faults.rules.clear() : app.faults.rules.clear(scope) })
   })
+
+  r.get('/states', { schema: { querystring: scopeQuery } }, async (request) => {
+    const scope = scopeOf(request, request.query.scope)
+    return ok(scope === null ? app.faults.rules.machines() : app.faults.rules.machines(scope))
+  })
+  r.put(
+    '/states/:name',
+    {
+      schema: {
+        params: z.object({ name: z.string().min(1).max(100) }),
+        body: setMachineStateSchema,
+        querystring: scopeQuery,
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request, request.body.scope, request.query.scope)
+      app.faults.rules.setState(scope, request.params.name, request.body.state)
+      return ok({ scope, name: request.params.name, state: request.body.state })
+    },
+  )
 
   r.post(
     '/sessions/:token/:fault',
