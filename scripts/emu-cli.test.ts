@@ -71,7 +71,10 @@ describe('npm run emu', () => {
     expect(JSON.parse((await emu('clock')).out).mode).toBe('real')
     const frozen = JSON.parse((await emu('clock', 'freeze', '2030-01-01T00:00:00Z')).out)
     expect(frozen).toMatchObject({ mode: 'frozen', now: Date.parse('2030-01-01T00:00:00Z') })
-    expect((await emu('clock', 'real')).code).toBe(0)
+    const back = await emu('clock', 'real')
+    expect(back.code).toBe(1)
+    expect(back.err).toMatch(/force/)
+    expect((await emu('clock', 'real', '--force')).code).toBe(0)
 
     const player = await liveLogin(live.url)
     expect((await emu('session', 'revoke', player.token)).out).toBe('session revoke: ok')

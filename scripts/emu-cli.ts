@@ -36,12 +36,15 @@ reads and changes only that scope).
   states set <name> <state>               move one (e.g. back to Started)
   clock                                   show the clock
   clock freeze [TIME] | clock real | clock offset <DURATION> | clock advance <DURATION>
+                                          moving the world clock back is refused without --force
   login [--phone P --password W]          log a player in (the demo player by default); prints the token
   session expire <token|any> | session revoke <token|any>
   session lifetime <token|any> (--ms DURATION | --requests N)
 
   scenario list | scenario show <name>
   scenario <name> [--param k=v ...]       activate a scenario (also: scenario activate <name>)
+     --allow-data: in proxy mode, let its data steps (deposits, withdrawals…) reach the upstream
+     --force:      let its clock move the world clock back
 
   requests [filters] [--limit N]          the journal, oldest first
   requests count [filters]                how many journal entries match
@@ -144,6 +147,8 @@ const OPTIONS = {
   'body-field': { type: 'string', multiple: true },
   'at-least': { type: 'string' },
   'in-scenario': { type: 'string' },
+  force: { type: 'boolean' },
+  'allow-data': { type: 'boolean' },
   'when-state': { type: 'string' },
   'set-state': { type: 'string' },
   'at-most': { type: 'string' },
@@ -315,7 +320,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'faults':
         return await faultCommand(client, sub ?? 'list', arg, v, io, print)
       case 'clock':
-        return await clockCommand(client, sub, arg, print)
+        return await clockCommand(client, sub, arg, print, v.force === true)
       case 'login': {
         const session = await client.login(v.phone, v.password)
         if (v.json) print(session)
@@ -357,7 +362,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           if (eq < 1) throw new UsageError(`--param wants key=value, got ${p}`)
           params[p.slice(0, eq)] = p.slice(eq + 1)
         }
-        print(await client.activate(name, params))
+        print(
+          await client.activate(name, params, {
+            ...(v['allow-data'] ? { allowData: true } : {}),
+            ...(v.force ? { force: true } : {}),
+          }),
+        )
         return 0
       }
       case 'requests':
@@ -479,7 +489,9 @@ async function clockCommand(
   sub: string | undefined,
   arg: string | undefined,
   print: (value: unknown) => void,
+  force: boolean,
 ): Promise<number> {
+  const opts = force ? { force: true } : {}
   const show = (state: Awaited<ReturnType<EmuClient['clock']>>) =>
     print({ ...state, iso: new Date(state.now).toISOString() })
   switch (sub) {
@@ -488,14 +500,14 @@ async function clockCommand(
       show(await client.clock())
       return 0
     case 'freeze':
-      show(await client.freezeClock(arg === undefined ? undefined : parseTime(arg)))
+      show(await client.freezeClock(arg === undefined ? undefined : parseTime(arg), opts))
       return 0
     case 'real':
-      show(await client.realClock())
+      show(await client.realClock(opts))
       return 0
     case 'offset':
       if (!arg) throw new UsageError('clock offset <DURATION>')
-      show(await client.setClock({ mode: 'offset', offsetMs: parseDuration(arg) }))
+      show(await client.setClock({ mode: 'offset', offsetMs: parseDuration(arg), ...opts }))
       return 0
     case 'advance':
       if (!arg) throw new UsageError('clock advance <DURATION>')

@@ -176,10 +176,16 @@ export const faultRuleSchema = faultRuleInputSchema.extend({
 })
 export type FaultRule = z.infer<typeof faultRuleSchema>
 
+/**
+ * Moving the world clock backwards is refused unless `force` is given: the world's draws,
+ * confirmations and approvals have already happened up to the current time.
+ */
+const force = z.boolean().optional()
+
 export const clockSetSchema = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('real') }),
-  z.strictObject({ mode: z.literal('frozen'), at: z.number().int().optional() }),
-  z.strictObject({ mode: z.literal('offset'), offsetMs: z.number().int() }),
+  z.strictObject({ mode: z.literal('real'), force }),
+  z.strictObject({ mode: z.literal('frozen'), at: z.number().int().optional(), force }),
+  z.strictObject({ mode: z.literal('offset'), offsetMs: z.number().int(), force }),
 ])
 export type ClockSet = z.infer<typeof clockSetSchema>
 
@@ -436,6 +442,13 @@ export type ScenarioInput = z.input<typeof scenarioSchema>
 export const activateSchema = z.strictObject({
   scope: scopeSchema.optional(),
   params: z.record(z.string(), z.string()).optional(),
+  /**
+   * Proxy mode: let steps that change data (any call but a GET or a login: deposits,
+   * withdrawals, balance changes…) reach the real upstream. Refused without it.
+   */
+  allowData: z.boolean().optional(),
+  /** Let the scenario's clock move the world clock backwards. */
+  force: z.boolean().optional(),
 })
 export type ActivateInput = z.infer<typeof activateSchema>
 

@@ -192,12 +192,13 @@ export class EmuClient {
     return this.call('PUT', '/clock', set, clockStateSchema)
   }
 
-  freezeClock(at?: number): Promise<ClockStateView> {
-    return this.setClock(at === undefined ? { mode: 'frozen' } : { mode: 'frozen', at })
+  /** `force`: let the world clock move backwards (refused otherwise). */
+  freezeClock(at?: number, opts: { force?: boolean } = {}): Promise<ClockStateView> {
+    return this.setClock({ mode: 'frozen', ...(at === undefined ? {} : { at }), ...opts })
   }
 
-  realClock(): Promise<ClockStateView> {
-    return this.setClock({ mode: 'real' })
+  realClock(opts: { force?: boolean } = {}): Promise<ClockStateView> {
+    return this.setClock({ mode: 'real', ...opts })
   }
 
   advanceClock(ms: number): Promise<ClockStateView> {
@@ -279,8 +280,21 @@ export class EmuClient {
     return this.call('GET', `/scenarios/${encodeURIComponent(name)}`, undefined, scenarioSchema)
   }
 
-  activate(name: string, params: Record<string, string> = {}): Promise<Activation> {
-    return this.call('POST', `/scenarios/${encodeURIComponent(name)}/activate`, { params }, activationSchema)
+  /**
+   * `allowData`: in proxy mode, let steps that change data reach the upstream; `force`: let the
+   * scenario's clock move the world clock backwards.
+   */
+  activate(
+    name: string,
+    params: Record<string, string> = {},
+    opts: { allowData?: boolean; force?: boolean } = {},
+  ): Promise<Activation> {
+    return this.call(
+      'POST',
+      `/scenarios/${encodeURIComponent(name)}/activate`,
+      { params, ...opts },
+      activationSchema,
+    )
   }
 
   /**

@@ -104,6 +104,14 @@ for (const mode of ['emulator', 'proxy'] as const) {
       if (json.kind !== 'response') throw new Error(json.message)
       expect(json.status).toBe(401)
       expect(JSON.parse(json.body)).toMatchObject({ code: 401 })
+      // Without a body, a Chinese envelope the app can show, never the HTTP reason phrase.
+      await emu.clearFaults()
+      await emu.fault('/api/api/getBalance', { type: 'status', status: 500 })
+      const plain = await balance()
+      if (plain.kind !== 'response') throw new Error(plain.message)
+      expect(plain.status).toBe(500)
+      expect(JSON.parse(plain.body)).toEqual({ code: 500, msg: '服务器繁忙，请稍后再试', data: null })
+      expect(plain.body).not.toContain('Internal Server Error')
     })
 
     it('delay: the delayed call answers after an undelayed one started later, and in full', async () => {

@@ -1,12 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { Readable, Transform } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
 import { ADMIN_TOKEN_HEADER, ANY_SESSION, type FaultAction } from '../../shared/emu-control'
 import { CODE } from '../../shared/envelope'
-import { MSG } from '../../shared/messages'
+import { MSG, SERVER_MSG } from '../../shared/messages'
 import type { EmuClock } from '../emulator/clock'
 import { BODY_KEEP, Journal, type JournalRecord, tokenKey } from './journal'
 import { bodyFields, headerFields, queryFields } from './request-fields'
@@ -382,11 +381,7 @@ export class FaultLayer {
       }
       case 'status': {
         if (action.headers) reply.headers(action.headers)
-        const body = action.body ?? {
-          code: action.status,
-          msg: STATUS_CODES[action.status] ?? 'Error',
-          data: null,
-        }
+        const body = action.body ?? { code: action.status, msg: statusMessage(action.status), data: null }
         reply.code(action.status)
         if (typeof body === 'string') reply.type('text/plain; charset=utf-8')
         reply.send(body)
@@ -491,6 +486,17 @@ export class FaultLayer {
       },
     })
   }
+}
+
+/** The message of a `status` fault without a body: what the app would show for that status. */
+export function statusMessage(status: number): string {
+  if (status === 401 || status === 403) return MSG.sessionExpired
+  if (status === 404) return SERVER_MSG.notFound
+  if (status === 413) return SERVER_MSG.payloadTooLarge
+  if (status === 429) return SERVER_MSG.rateLimited
+  if (status === 400 || status === 422) return SERVER_MSG.invalidInput
+  if (status >= 500) return SERVER_MSG.internal
+  return MSG.requestFailed
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest()

@@ -8,7 +8,7 @@ import { scenarioSchema } from '../../shared/emu-control'
 import { ROOT_DIR } from '../paths'
 import { DEMO } from '../test-support/test-app'
 import { type LiveServer, liveLogin, startLive } from './live-servers'
-import { fillTemplate, loadScenarioFile, pick, ScenarioFileError } from './scenarios'
+import { checkScenario, fillTemplate, loadScenarioFile, pick, ScenarioFileError } from './scenarios'
 
 const DIR = join(ROOT_DIR, 'fixtures', 'scenarios')
 const NAMED = [
@@ -349,8 +349,34 @@ describe('scenarios in proxy mode', () => {
         token: player.token,
       }),
     ).toBe(1)
-    await expect(emu.activate('deposit-arrives')).rejects.toThrow(
-      /步骤 3 \(the chain confirms it\).*HTTP 404/,
-    )
+    // All or nothing: refused before the first step, so the upstream never saw a call.
+    const upstream = new EmuClient({ url: live.upstreamUrl })
+    const before = await upstream.countRequests({ method: 'POST' })
+    const refused = emu.activate('deposit-arrives')
+    await expect(refused).rejects.toThrow(/未执行，没有任何改动/)
+    await expect(refused).rejects.toThrow(/步骤 3 \(the chain confirms it\) 需要模拟器的数据/)
+    await expect(refused).rejects.toThrow(/步骤 2 .*会在真实上游改动数据/)
+    expect(await upstream.countRequests({ method: 'POST' })).toBe(before)
+    expect((await emu.state()).scenario).toBe('session-expired')
+  })
+
+  it('refuse data steps without allowData, and unknown variables, before anything runs', () => {
+    const scenario = scenarioSchema.parse({
+      name: 'pay',
+      description: 'd',
+      steps: [
+        { method: 'POST', url: '/api/login', multipart: { phone: '1' }, save: { token: 'data.token' } },
+        { method: 'GET', url: '/api/api/getBalance?player_id={{player}}', auth: 'token' },
+        { method: 'POST', url: '/api/api2/withdraw', form: { amount: '{{amount}}' }, auth: 'token' },
+      ],
+    })
+    expect(checkScenario(scenario, ['player', 'amount'], { emulated: true })).toEqual([])
+    const proxy = checkScenario(scenario, ['player', 'amount'], { emulated: false })
+    expect(proxy).toHaveLength(1)
+    expect(proxy[0]).toMatch(/步骤 3 .*allowData/)
+    expect(checkScenario(scenario, ['player', 'amount'], { emulated: false, allowData: true })).toEqual([])
+    expect(checkScenario(scenario, ['amount'], { emulated: true })).toEqual([
+      '步骤 2 (GET /api/api/getBalance?player_id={{player}}) 用到未定义的变量 player',
+    ])
   })
 })

@@ -210,7 +210,7 @@ describe('the control API', () => {
       body: new URLSearchParams({ phone, purpose: 'register' }).toString(),
     })
     expect(await emu.sms(phone)).toHaveLength(1)
-    await emu.freezeClock(1_700_000_000_000)
+    await emu.freezeClock(1_700_000_000_000, { force: true })
     await emu.reset({ all: true, seed: 9 })
     expect(await emu.sms(phone)).toHaveLength(0)
     const state = await emu.state()
@@ -244,6 +244,23 @@ describe('the control API', () => {
     expect(await code()).toBe('1')
     await emu.advanceClock(60_000)
     expect(await code()).toBe('0')
+  })
+
+  it('refuses to move the world clock backwards unless forced; scope clocks may go back', async () => {
+    live = await startLive('emulator')
+    const emu = new EmuClient({ url: live.url })
+    const ahead = await emu.advanceClock(3_600_000)
+    await expect(emu.realClock()).rejects.toMatchObject({ status: 409 })
+    await expect(emu.freezeClock(ahead.now - 60_000)).rejects.toThrow(/force/)
+    await expect(emu.setClock({ mode: 'offset', offsetMs: 0 })).rejects.toThrow(/不能往回拨/)
+    expect((await emu.clock()).offsetMs).toBe(3_600_000)
+    // Forward, or standing still, is fine.
+    expect((await emu.freezeClock()).mode).toBe('frozen')
+    expect((await emu.setClock({ mode: 'frozen', at: ahead.now + 120_000 })).now).toBe(ahead.now + 120_000)
+    expect((await emu.realClock({ force: true })).mode).toBe('real')
+    const scoped = emu.withScope('back')
+    await scoped.advanceClock(86_400_000)
+    expect((await scoped.realClock()).mode).toBe('real')
   })
 
   it('needs no token in emulator mode when none is configured', async () => {

@@ -228,7 +228,7 @@ export async function controlRoutes(
   )
   r.put('/clock', { schema: { body: clockSetSchema, querystring: scopeQuery } }, async (request) => {
     const scope = scopeOf(request, request.query.scope)
-    setClock(clockFor(scope), request.body)
+    setClock(clockFor(scope), request.body, scope === null)
     return ok(clockView(scope))
   })
   r.post(
@@ -315,6 +315,8 @@ export async function controlRoutes(
         params: request.body?.params ?? {},
         adminToken: config.EMU_ADMIN_TOKEN,
         emulated,
+        allowData: request.body?.allowData,
+        force: request.body?.force,
       })
       request.log.info({ scenario: scenario.name, scope: activation.scope }, 'scenario activated')
       return ok(activation)
