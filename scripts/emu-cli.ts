@@ -25,6 +25,8 @@ reads and changes only that scope).
   fault add <action> [match] [schedule]   add a rule; prints it (its id first)
      actions:  --envelope CODE [--msg TEXT] | --status CODE [--body TEXT|JSON] | --delay MS | --delay MIN-MAX
                --hang | --reset | --empty | --malformed | --truncate | --rule JSON (a whole rule)
+               network: --bandwidth BYTES_PER_S | --slicer BYTES:DELAY | --slow-close DURATION
+               --latency DURATION [--jitter DURATION] | --timeout DURATION | --reset-after-head
      --quiet:  print only the new rule's id
      match:    --path GLOB (default /api/**, no ?query) --method M --nth N
                --query T --header T --body-field T (repeatable; T: name=value, name~=regex, name, !name)
@@ -148,6 +150,13 @@ const OPTIONS = {
   'at-least': { type: 'string' },
   'in-scenario': { type: 'string' },
   force: { type: 'boolean' },
+  'reset-after-head': { type: 'boolean' },
+  bandwidth: { type: 'string' },
+  slicer: { type: 'string' },
+  'slow-close': { type: 'string' },
+  latency: { type: 'string' },
+  jitter: { type: 'string' },
+  timeout: { type: 'string' },
   'allow-data': { type: 'boolean' },
   'when-state': { type: 'string' },
   'set-state': { type: 'string' },
@@ -193,9 +202,27 @@ function actionFrom(v: Values): FaultAction {
   for (const type of ['hang', 'reset', 'empty', 'malformed', 'truncate'] as const) {
     if (v[type]) chosen.push(faultActionSchema.parse({ type }))
   }
+  if (v['reset-after-head']) chosen.push({ type: 'reset', after: 'head' })
+  if (v.bandwidth !== undefined) {
+    chosen.push({ type: 'bandwidth', bytesPerSecond: int('bandwidth', v.bandwidth) ?? 1 })
+  }
+  if (v.slicer !== undefined) {
+    const m = /^(\d+):(\w+)$/.exec(v.slicer)
+    if (!m?.[1] || !m[2]) throw new UsageError(`--slicer wants BYTES:DELAY, e.g. 64:100ms, got ${v.slicer}`)
+    chosen.push({ type: 'slicer', chunkBytes: Number(m[1]), delayMs: parseDuration(m[2]) })
+  }
+  if (v['slow-close'] !== undefined) chosen.push({ type: 'slowClose', ms: parseDuration(v['slow-close']) })
+  if (v.latency !== undefined) {
+    chosen.push({
+      type: 'latency',
+      ms: parseDuration(v.latency),
+      ...(v.jitter === undefined ? {} : { jitterMs: parseDuration(v.jitter) }),
+    })
+  }
+  if (v.timeout !== undefined) chosen.push({ type: 'timeout', ms: parseDuration(v.timeout) })
   if (chosen.length !== 1) {
     throw new UsageError(
-      'give exactly one action: --envelope, --status, --delay, --hang, --reset, --empty, --malformed, --truncate',
+      'give exactly one action: --envelope, --status, --delay, --hang, --reset, --reset-after-head, --empty, --malformed, --truncate, --bandwidth, --slicer, --slow-close, --latency, --timeout',
     )
   }
   return chosen[0] as FaultAction

@@ -50,8 +50,33 @@ export const faultActionSchema = z.discriminatedUnion('type', [
     }),
   /** Never answer (the client's own timeout fires). */
   z.strictObject({ type: z.literal('hang') }),
-  /** A real TCP reset. */
-  z.strictObject({ type: z.literal('reset') }),
+  /**
+   * A real TCP reset. `after: "head"`: first a status line and headers, then the reset — a browser
+   * cannot retry that one silently (it may retry a reset that comes before any byte of the answer
+   * on a kept-alive connection).
+   */
+  z.strictObject({ type: z.literal('reset'), after: z.enum(['nothing', 'head']).optional() }),
+  /** The real answer, at most this many bytes a second (like Toxiproxy's bandwidth). */
+  z.strictObject({
+    type: z.literal('bandwidth'),
+    bytesPerSecond: z.number().int().min(1).max(1_000_000_000),
+  }),
+  /** The real answer in chunks of `chunkBytes`, `delayMs` apart (like Toxiproxy's slicer). */
+  z.strictObject({
+    type: z.literal('slicer'),
+    chunkBytes: z.number().int().min(1).max(1_048_576),
+    delayMs: z.number().int().min(0).max(60_000),
+  }),
+  /** The real answer, whole, but the connection (and the body's end) held open `ms` longer. */
+  z.strictObject({ type: z.literal('slowClose'), ms: z.number().int().min(0).max(600_000) }),
+  /** The real answer after `ms`, give or take up to `jitterMs` (seeded), in real time. */
+  z.strictObject({
+    type: z.literal('latency'),
+    ms: z.number().int().min(0).max(600_000),
+    jitterMs: z.number().int().min(0).max(600_000).optional(),
+  }),
+  /** Nothing for `ms`, then the connection is closed without an answer (like Toxiproxy's timeout). */
+  z.strictObject({ type: z.literal('timeout'), ms: z.number().int().min(0).max(600_000) }),
   /** Close the connection without a response. */
   z.strictObject({ type: z.literal('empty') }),
   /** HTTP 200 with a body that is not JSON. */
@@ -271,7 +296,7 @@ export const journalEntrySchema = z.object({
     })
     .nullable(),
   /** answered; or what happened to the connection instead. */
-  outcome: z.enum(['pending', 'answered', 'hang', 'reset', 'empty', 'truncated', 'aborted']),
+  outcome: z.enum(['pending', 'answered', 'hang', 'reset', 'empty', 'truncated', 'timeout', 'aborted']),
   /** ms from arrival to the end of the answer (or of the connection); null while open. */
   durationMs: z.number().nullable(),
   /**

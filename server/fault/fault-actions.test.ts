@@ -267,6 +267,66 @@ for (const mode of ['emulator', 'proxy'] as const) {
       expect(await balance()).toMatchObject({ kind: 'response', status: 200 })
     })
 
+    it('network shapes: bandwidth and slicer send the whole answer in pieces, slow close holds its end', async () => {
+      const pieces = () =>
+        new Promise<{ chunks: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+          const req = httpRequest(
+            `${live.url}${balancePath}`,
+            { headers: { token }, agent: false },
+            (res) => {
+              let chunks = 0
+              let body = ''
+              res.setEncoding('utf8')
+              res.on('data', (c: string) => {
+                chunks++
+                body += c
+              })
+              res.on('end', () => resolve({ chunks, body, headers: res.headers }))
+              res.on('error', reject)
+            },
+          )
+          req.on('error', reject)
+          req.end()
+        })
+      await emu.fault('/api/api/getBalance', { type: 'slicer', chunkBytes: 16, delayMs: 5 }, { times: 1 })
+      const sliced = await pieces()
+      expect(sliced.chunks).toBeGreaterThan(3)
+      expect(JSON.parse(sliced.body)).toMatchObject({ code: 1, data: { balance: '1000.00' } })
+      expect(Number(sliced.headers['content-length'])).toBe(Buffer.byteLength(sliced.body))
+      await emu.fault('/api/api/getBalance', { type: 'bandwidth', bytesPerSecond: 400 }, { times: 1 })
+      const slow = await pieces()
+      expect(slow.chunks).toBeGreaterThan(1)
+      expect(JSON.parse(slow.body)).toMatchObject({ code: 1 })
+      await emu.fault('/api/api/getBalance', { type: 'slowClose', ms: 50 }, { times: 1 })
+      const closing = await pieces()
+      expect(closing.headers['content-length']).toBeUndefined()
+      expect(JSON.parse(closing.body)).toMatchObject({ code: 1 })
+      await emu.fault('/api/api/getBalance', { type: 'latency', ms: 20, jitterMs: 10 }, { times: 1 })
+      expect(await balance()).toMatchObject({ kind: 'response', status: 200, complete: true })
+      const journal = await emu.requests({ path: '/api/api/getBalance', limit: 4 })
+      expect(journal.entries.map((e) => [e.fault?.action, e.outcome, e.code])).toEqual([
+        ['slicer', 'answered', 1],
+        ['bandwidth', 'answered', 1],
+        ['slowClose', 'answered', 1],
+        ['latency', 'answered', 1],
+      ])
+    })
+
+    it('timeout closes without an answer; a reset after the head leaves the client a broken answer', async () => {
+      await emu.fault('/api/api/getBalance', { type: 'timeout', ms: 30 }, { times: 1 })
+      const closed = await balance()
+      expect(closed).toMatchObject({ kind: 'error' })
+      await emu.fault('/api/api/getBalance', { type: 'reset', after: 'head' }, { times: 1 })
+      const broken = await balance()
+      // Bytes of an answer came first: the client saw a status line, then lost the connection.
+      if (broken.kind === 'response') expect(broken).toMatchObject({ status: 200, complete: false })
+      else expect(broken.code).toMatch(/ECONNRESET|HPE_|ERR_/)
+      const outcomes = (await emu.requests({ path: '/api/api/getBalance', limit: 2 })).entries.map(
+        (e) => e.outcome,
+      )
+      expect(outcomes).toEqual(['timeout', 'reset'])
+    })
+
     it('matches on query, headers and body fields; the body still reaches the emulator whole', async () => {
       const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
         fetch(`${live.url}${path}`, { method: 'POST', headers: { token, ...headers }, body }).then(

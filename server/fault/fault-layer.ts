@@ -397,11 +397,42 @@ export class FaultLayer {
         socket.once('close', () => this.hung.delete(socket))
         return true
       }
-      case 'reset':
+      case 'reset': {
         if (entry) entry.outcome = 'reset'
         reply.hijack()
-        request.raw.socket.resetAndDestroy()
+        const socket = request.raw.socket
+        if (action.after === 'head') {
+          // A status line and headers announcing a body, part of it, then the reset: bytes of an
+          // answer arrived, so the browser reports the failure instead of retrying.
+          socket.write(
+            'HTTP/1.1 200 OK\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: 64\r\n\r\n{"code":',
+            () => setTimeout(() => socket.resetAndDestroy(), 20),
+          )
+        } else socket.resetAndDestroy()
         return true
+      }
+      case 'timeout': {
+        if (entry) entry.outcome = 'timeout'
+        reply.hijack()
+        const socket = request.raw.socket
+        this.hung.add(socket)
+        const timer = setTimeout(() => socket.destroy(), action.ms)
+        socket.once('close', () => {
+          clearTimeout(timer)
+          this.hung.delete(socket)
+        })
+        return true
+      }
+      case 'latency': {
+        const jitter = action.jitterMs ?? 0
+        const ms = Math.max(0, action.ms + Math.round((random() * 2 - 1) * jitter))
+        return sleep(ms)
+      }
+      case 'bandwidth':
+      case 'slicer':
+      case 'slowClose':
+        request.shapeReply = action
+        return undefined
       case 'empty':
         if (entry) entry.outcome = 'empty'
         reply.hijack()
@@ -424,6 +455,17 @@ export class FaultLayer {
    * for `truncate`, whose payload may have to be read first.
    */
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+    const shape = request.shapeReply
+    if (shape) {
+      return toBuffer(payload).then((body) => {
+        const entry = request.journalEntry
+        if (entry) {
+          entry.code = envelopeCode(body)
+          this.journal?.setResponse(entry, reply.getHeaders(), body, body.length)
+        }
+        return shapeAnswer(shape, body, reply)
+      })
+    }
     if (request.truncateReply) {
       if (request.journalEntry) request.journalEntry.outcome = 'truncated'
       return FaultLayer.truncate(payload, reply)
@@ -497,6 +539,55 @@ export function statusMessage(status: number): string {
   if (status === 400 || status === 422) return SERVER_MSG.invalidInput
   if (status >= 500) return SERVER_MSG.internal
   return MSG.requestFailed
+}
+
+export type ShapeAction = Extract<FaultAction, { type: 'bandwidth' | 'slicer' | 'slowClose' }>
+
+/**
+ * The answer's bytes, sent the way the action says: at a bandwidth, in slices, or whole with its
+ * end held back. The head goes out at once; for bandwidth and slicer it announces the full length.
+ */
+export function shapeAnswer(action: ShapeAction, body: Buffer, reply: FastifyReply): Readable {
+  reply.removeHeader('transfer-encoding')
+  let chunks: Buffer[]
+  let gapMs: number
+  let holdMs = 0
+  if (action.type === 'slowClose') {
+    // No length: the body ends only when the stream does, so the client waits for the close.
+    reply.removeHeader('content-length')
+    chunks = [body]
+    gapMs = 0
+    holdMs = action.ms
+  } else {
+    reply.header('content-length', body.length)
+    const size =
+      action.type === 'slicer' ? action.chunkBytes : Math.max(1, Math.floor(action.bytesPerSecond / 10))
+    gapMs = action.type === 'slicer' ? action.delayMs : Math.round((size / action.bytesPerSecond) * 1000)
+    chunks = []
+    for (let i = 0; i < body.length; i += size) chunks.push(body.subarray(i, i + size))
+  }
+  let i = 0
+  let timer: NodeJS.Timeout | undefined
+  return new Readable({
+    read() {
+      if (timer) return
+      const next = chunks[i++]
+      if (next === undefined) {
+        timer = setTimeout(() => this.push(null), holdMs)
+        return
+      }
+      const send = () => {
+        timer = undefined
+        this.push(next)
+      }
+      if (i === 1 || gapMs === 0) send()
+      else timer = setTimeout(send, gapMs)
+    },
+    destroy(err, cb) {
+      clearTimeout(timer)
+      cb(err)
+    },
+  })
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest()

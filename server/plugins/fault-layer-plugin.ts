@@ -1,7 +1,7 @@
 import type { preValidationHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import type { EmuClock } from '../emulator/clock'
-import { FaultLayer } from '../fault/fault-layer'
+import { FaultLayer, type ShapeAction } from '../fault/fault-layer'
 import type { JournalRecord } from '../fault/journal'
 import type { RequestFacts } from '../fault/rule-store'
 
@@ -13,6 +13,8 @@ declare module 'fastify' {
     /** Which fault-layer decision applied to this request, for the log and the journal. */
     faultNote: string | null
     truncateReply: boolean
+    /** An answer to send at a bandwidth, in slices or with a slow close. */
+    shapeReply: ShapeAction | null
     /** This request's journal entry, while the journal is on. */
     journalEntry: JournalRecord | null
     /** Completes the journal entry (idempotent). */
@@ -33,6 +35,7 @@ export const faultLayerPlugin = fp(
     app.decorate('faults', layer)
     app.decorateRequest('faultNote', null)
     app.decorateRequest('truncateReply', false)
+    app.decorateRequest('shapeReply', null)
     app.decorateRequest('journalEntry', null)
     app.decorateRequest('journalDone', null)
     app.decorateRequest('faultFacts', null)
@@ -80,7 +83,7 @@ export const faultLayerPlugin = fp(
     })
     // Callback-style hooks: no promise per request on the common path.
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (!request.journalEntry && !request.truncateReply) return done(null, payload)
+      if (!request.journalEntry && !request.truncateReply && !request.shapeReply) return done(null, payload)
       const out = layer.onSend(request, reply, payload)
       if (!(out instanceof Promise)) return done(null, out)
       out.then(
