@@ -34,6 +34,9 @@ reads and changes only that scope).
      states:   --in-scenario NAME [--when-state S] [--set-state S]
   fault list | fault get <id> | fault rm <id> | fault clear
 
+  record start <name> [match] [--overwrite]   record what matched calls are answered (match: --path --method
+                                          --query --header); record stop writes fixtures/scenarios/<name>.json
+  record stop
   states                                  where the state machines (rules' inScenario) are
   states set <name> <state>               move one (e.g. back to Started)
   clock                                   show the clock
@@ -150,6 +153,7 @@ const OPTIONS = {
   'at-least': { type: 'string' },
   'in-scenario': { type: 'string' },
   force: { type: 'boolean' },
+  overwrite: { type: 'boolean' },
   'reset-after-head': { type: 'boolean' },
   bandwidth: { type: 'string' },
   slicer: { type: 'string' },
@@ -327,6 +331,30 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           await client.reset({
             ...(v.seed === undefined ? {} : { seed: int('seed', v.seed) ?? 0 }),
             ...(v.all ? { all: true } : {}),
+          }),
+        )
+        return 0
+      }
+      case 'record': {
+        if (sub === 'stop') {
+          print(await client.stopRecording())
+          return 0
+        }
+        if (sub !== 'start' || !arg) throw new UsageError('record start <name> [--path GLOB …] | record stop')
+        const tests = (list: string[] | undefined) =>
+          list === undefined ? undefined : Object.fromEntries(list.map(parseFieldTest))
+        const query = tests(v.query)
+        const headers = tests(v.header)
+        print(
+          await client.record({
+            name: arg,
+            match: {
+              path: v.path ?? '/api/**',
+              ...(v.method === undefined ? {} : { method: v.method }),
+              ...(query ? { query } : {}),
+              ...(headers ? { headers } : {}),
+            },
+            ...(v.overwrite ? { overwrite: true } : {}),
           }),
         )
         return 0

@@ -26,6 +26,7 @@ export const faultActionSchema = z.discriminatedUnion('type', [
     msg: z.string().optional(),
     message: z.string().optional(),
     data: z.unknown().optional(),
+    template: z.boolean().optional(),
   }),
   /** An HTTP status with a body (JSON when an object, else text). */
   z.strictObject({
@@ -33,6 +34,12 @@ export const faultActionSchema = z.discriminatedUnion('type', [
     status: z.number().int().min(100).max(599),
     body: z.unknown().optional(),
     headers: z.record(z.string(), z.string()).optional(),
+    /**
+     * Fill `{{…}}` in the answer's strings from the request: `{{request.path}}`,
+     * `{{request.query.NAME}}`, `{{request.headers.NAME}}`, `{{request.body.FIELD}}`, `{{counter}}`
+     * (this rule's firings, from 1), `{{now}}` (emulator ms on the call's clock), `{{nowIso}}`.
+     */
+    template: z.boolean().optional(),
   }),
   /** Wait, then answer as usual. `ms` fixed, or a uniform range `minMs`..`maxMs`. Real time. */
   z
@@ -256,6 +263,35 @@ export const resetSchema = z.strictObject({
 })
 
 export const seedSchema = z.strictObject({ seed: z.number().int() })
+
+// ---------------------------------------------------------------------------------------------
+// Recording
+
+/** Start recording, in a scope (or none): what matched calls were answered, for a scenario file. */
+export const recordStartSchema = z.strictObject({
+  /** The scenario file to write: fixtures/scenarios/<name>.json. */
+  name: z.string().regex(/^[a-z0-9-]+$/),
+  description: z.string().min(1).optional(),
+  /** Which calls to record: method, path glob, query and headers as in rules. */
+  match: faultMatchSchema.omit({ body: true, nth: true }).default({ path: '/api/**' }),
+  scope: scopeNameSchema.optional(),
+  /** Replace an existing file of that name. */
+  overwrite: z.boolean().optional(),
+})
+
+export type RecordStart = z.input<typeof recordStartSchema>
+
+export const recordingSchema = z.object({
+  name: z.string(),
+  scope: z.string().nullable(),
+  /** Answers recorded so far. */
+  recorded: z.number().int(),
+  /** Where the file is written when recording stops. */
+  file: z.string().nullable(),
+})
+export type Recording = z.infer<typeof recordingSchema>
+
+export const recordStopSchema = z.strictObject({ scope: scopeNameSchema.optional() })
 
 // ---------------------------------------------------------------------------------------------
 // The journal

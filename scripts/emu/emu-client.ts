@@ -23,6 +23,9 @@ import {
   journalPageSchema,
   type MachineState,
   machineStateSchema,
+  type Recording,
+  type RecordStart,
+  recordingSchema,
   type Scenario,
   type SessionFaultKind,
   type SessionLifetime,
@@ -151,6 +154,18 @@ export class EmuClient {
 
   clearFaults(): Promise<{ removed: number }> {
     return this.call('DELETE', '/faults', undefined, z.object({ removed: z.number() }))
+  }
+
+  /**
+   * Starts recording what matched calls of this scope are answered (by the upstream in proxy
+   * mode); `stopRecording` writes fixtures/scenarios/<name>.json.
+   */
+  record(input: RecordStart): Promise<Recording> {
+    return this.call('POST', '/record', input, recordingSchema)
+  }
+
+  stopRecording(): Promise<Recording> {
+    return this.call('POST', '/record/stop', undefined, recordingSchema)
   }
 
   /** Where this scope's state machines are (all, for a client without a scope). */

@@ -8,7 +8,8 @@ import { CODE } from '../../shared/envelope'
 import { MSG, SERVER_MSG } from '../../shared/messages'
 import type { EmuClock } from '../emulator/clock'
 import { BODY_KEEP, Journal, type JournalRecord, tokenKey } from './journal'
-import { bodyFields, headerFields, queryFields } from './request-fields'
+import type { Recorder } from './recorder'
+import { bodyFields, type Fields, headerFields, queryFields } from './request-fields'
 import { type Firing, type RequestFacts, RuleStore } from './rule-store'
 
 export type SessionFault = 'expire' | 'revoke'
@@ -66,6 +67,8 @@ export class FaultLayer {
   private readonly pendingAny: PendingAny[] = []
   private readonly scenarios = new Map<string | null, string>()
   private readonly hung = new Set<Socket>()
+  /** Recordings in progress, by scope (null: every call). */
+  readonly recorders = new Map<string | null, Recorder>()
   private readonly sessionListeners = new Set<SessionListener>()
 
   private adminToken: string | undefined
@@ -183,6 +186,8 @@ export class FaultLayer {
   reset(scope?: string): void {
     this.rules.clear(scope)
     this.journal?.clear(scope)
+    if (scope === undefined) this.recorders.clear()
+    else this.recorders.delete(scope)
     if (scope === undefined) {
       this.sessionFaults.clear()
       this.sessionLimits.clear()
@@ -290,7 +295,7 @@ export class FaultLayer {
       request.faultFacts = facts
       return
     }
-    return this.fire(this.rules.decide(facts), request, reply, entry)
+    return this.fire(this.rules.decide(facts), facts, request, reply, entry)
   }
 
   private facts(request: FastifyRequest, scope: string | null, now: number): RequestFacts {
@@ -325,12 +330,13 @@ export class FaultLayer {
     const body = Object.assign(Readable.from([bytes]), { receivedEncodedLength: bytes.length })
     if (!facts) return { verdict: undefined, body }
     const type = request.headers['content-type']
-    const firing = this.rules.decide({ ...facts, body: () => bodyFields(bytes, type) })
-    return { verdict: this.fire(firing, request, reply, entry), body }
+    const withBody = { ...facts, body: () => bodyFields(bytes, type) }
+    return { verdict: this.fire(this.rules.decide(withBody), withBody, request, reply, entry), body }
   }
 
   private fire(
     firing: Firing | null,
+    facts: RequestFacts,
     request: FastifyRequest,
     reply: FastifyReply,
     entry: JournalRecord | null,
@@ -345,7 +351,8 @@ export class FaultLayer {
         action: firing.action.type,
       }
     }
-    return this.apply(firing, request, reply, entry)
+    const action = templated(firing, facts)
+    return this.apply({ ...firing, action }, request, reply, entry)
   }
 
   /** Completes the journal entry when the connection is done with the request, however that happens. */
@@ -455,6 +462,7 @@ export class FaultLayer {
    * for `truncate`, whose payload may have to be read first.
    */
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+    if (this.recorders.size > 0 && request.faultNote === null) this.record(request, reply, payload)
     const shape = request.shapeReply
     if (shape) {
       return toBuffer(payload).then((body) => {
@@ -487,6 +495,22 @@ export class FaultLayer {
     }
     this.journal?.setResponse(entry, reply.getHeaders(), null, 0)
     return payload
+  }
+
+  /** Hands an answer nobody faked to the recording of its scope (or the unscoped one), if it wants it. */
+  private record(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return
+    const scope = FaultLayer.scopeOf(request)
+    const recorder = (scope === null ? undefined : this.recorders.get(scope)) ?? this.recorders.get(null)
+    if (!recorder?.wants(request.method, request.url, request.headers)) return
+    const type = reply.getHeader('content-type')
+    recorder.add(
+      request.method,
+      request.url,
+      reply.statusCode,
+      typeof type === 'string' ? type : undefined,
+      typeof payload === 'string' ? Buffer.from(payload) : payload,
+    )
   }
 
   /**
@@ -539,6 +563,55 @@ export function statusMessage(status: number): string {
   if (status === 400 || status === 422) return SERVER_MSG.invalidInput
   if (status >= 500) return SERVER_MSG.internal
   return MSG.requestFailed
+}
+
+/** A stub answer with `{{…}}` filled from the request, when its action asks for it. */
+function templated(firing: Firing, facts: RequestFacts): FaultAction {
+  const action = firing.action
+  if (!('template' in action) || action.template !== true) return action
+  let query: Fields | null = null
+  let headers: Fields | null = null
+  let body: Fields | null = null
+  const value = (name: string): string | number | undefined => {
+    if (name === 'counter') return firing.rule.fired
+    if (name === 'now') return facts.now
+    if (name === 'nowIso') return new Date(facts.now).toISOString()
+    if (name === 'request.path') return facts.path
+    if (name === 'request.method') return facts.method
+    const m = /^request\.(query|headers|body)\.(.+)$/.exec(name)
+    if (!m?.[2]) return undefined
+    const part = m[1]
+    const fields =
+      part === 'query'
+        ? (query ??= facts.query?.() ?? new Map())
+        : part === 'headers'
+          ? (headers ??= facts.headers?.() ?? new Map())
+          : (body ??= facts.body?.() ?? new Map())
+    return fields.get(part === 'headers' ? m[2].toLowerCase() : m[2])?.[0]
+  }
+  const fill = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const whole = /^\{\{\s*(counter|now)\s*\}\}$/.exec(v)
+      if (whole?.[1]) return value(whole[1])
+      return v.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (all, name: string) => {
+        const got = value(name)
+        return got === undefined ? all : String(got)
+      })
+    }
+    if (Array.isArray(v)) return v.map(fill)
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]))
+    return v
+  }
+  if (action.type === 'envelope') {
+    return {
+      ...action,
+      ...(action.msg === undefined ? {} : { msg: String(fill(action.msg)) }),
+      ...(action.message === undefined ? {} : { message: String(fill(action.message)) }),
+      data: fill(action.data ?? null),
+    }
+  }
+  if (action.type === 'status') return { ...action, body: fill(action.body) }
+  return action
 }
 
 export type ShapeAction = Extract<FaultAction, { type: 'bandwidth' | 'slicer' | 'slowClose' }>

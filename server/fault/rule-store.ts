@@ -45,6 +45,8 @@ interface StoredRule {
   query: FieldCheck[]
   headers: FieldCheck[]
   body: FieldCheck[]
+  /** The answer is a template that reads body fields. */
+  templateBody: boolean
 }
 
 /**
@@ -123,6 +125,10 @@ export class RuleStore {
       query: fieldChecks(parsed.match.query),
       headers: fieldChecks(parsed.match.headers, true),
       body: fieldChecks(parsed.match.body),
+      templateBody:
+        'template' in parsed.action &&
+        parsed.action.template === true &&
+        /\{\{\s*request\.body\./.test(JSON.stringify(parsed.action)),
     })
     return rule
   }
@@ -172,8 +178,8 @@ export class RuleStore {
    * for the body.
    */
   needsBody(req: RequestFacts): boolean {
-    for (const { rule, pathRe, body } of this.rules) {
-      if (body.length === 0 || rule.spent) continue
+    for (const { rule, pathRe, body, templateBody } of this.rules) {
+      if ((body.length === 0 && !templateBody) || rule.spent) continue
       if (rule.scope !== undefined && rule.scope !== req.scope) continue
       if (rule.match.method !== undefined && rule.match.method !== req.method) continue
       if (pathRe.test(req.path)) return true

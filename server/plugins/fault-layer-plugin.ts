@@ -83,7 +83,13 @@ export const faultLayerPlugin = fp(
     })
     // Callback-style hooks: no promise per request on the common path.
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (!request.journalEntry && !request.truncateReply && !request.shapeReply) return done(null, payload)
+      if (
+        !request.journalEntry &&
+        !request.truncateReply &&
+        !request.shapeReply &&
+        layer.recorders.size === 0
+      )
+        return done(null, payload)
       const out = layer.onSend(request, reply, payload)
       if (!(out instanceof Promise)) return done(null, out)
       out.then(

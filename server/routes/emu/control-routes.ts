@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -13,6 +14,8 @@ import {
   journalFilterSchema,
   journalQuerySchema,
   journalVerifySchema,
+  recordStartSchema,
+  recordStopSchema,
   resetSchema,
   scopeNameSchema,
   seedSchema,
@@ -23,6 +26,7 @@ import {
 import { CODE } from '../../../shared/envelope'
 import type { Config } from '../../config'
 import type { EmuClock } from '../../emulator/clock'
+import { Recorder, scenarioFile } from '../../fault/recorder'
 import { RuleInputError } from '../../fault/rule-store'
 import {
   activateScenario,
@@ -168,6 +172,49 @@ export async function controlRoutes(
     const scope = scopeOf(request, request.query.scope)
     return ok({ removed: scope === null ? app.faults.rules.clear() : app.faults.rules.clear(scope) })
   })
+
+  r.post('/record', { schema: { body: recordStartSchema, querystring: scopeQuery } }, async (request) => {
+    const scope = scopeOf(request, request.body.scope, request.query.scope)
+    if (app.faults.recorders.has(scope)) {
+      throw new ApiError(
+        CODE.conflict,
+        `这个 scope 已在录制 ${app.faults.recorders.get(scope)?.input.name}`,
+        409,
+      )
+    }
+    const file = scenarioFile(scenariosDir, request.body.name)
+    if (!request.body.overwrite && (await stat(file).catch(() => null))) {
+      throw new ApiError(
+        CODE.conflict,
+        `场景文件已存在: ${request.body.name}.json（覆盖请加 overwrite: true）`,
+        409,
+      )
+    }
+    const recorder = new Recorder(request.body, scope, file)
+    app.faults.recorders.set(scope, recorder)
+    return ok(recorder.view())
+  })
+  r.get('/record', { schema: { querystring: scopeQuery } }, async (request) => {
+    const recorder = app.faults.recorders.get(scopeOf(request, request.query.scope))
+    return ok(recorder ? recorder.view() : null)
+  })
+  r.post(
+    '/record/stop',
+    { schema: { body: recordStopSchema.nullish(), querystring: scopeQuery } },
+    async (request) => {
+      const scope = scopeOf(request, request.body?.scope, request.query.scope)
+      const recorder = app.faults.recorders.get(scope)
+      if (!recorder) throw notFound('这个 scope 没有在录制')
+      app.faults.recorders.delete(scope)
+      try {
+        await recorder.write()
+      } catch (err) {
+        throw new ApiError(CODE.conflict, `写不了场景文件 ${recorder.file}: ${String(err)}`, 409)
+      }
+      request.log.info({ file: recorder.file, recorded: recorder.view().recorded }, 'recording written')
+      return ok(recorder.view())
+    },
+  )
 
   r.get('/states', { schema: { querystring: scopeQuery } }, async (request) => {
     const scope = scopeOf(request, request.query.scope)

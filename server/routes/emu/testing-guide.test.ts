@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -28,13 +29,18 @@ const NOT_RUN: { test: RegExp; why: string }[] = [
 
 let live: LiveServer
 let host: string
+/** A copy of fixtures/: the guide's examples write scenario files (recording), never into the repository. */
+let fixtures: string
 
 beforeAll(async () => {
-  live = await startLive('emulator', { GAME_CHAIN_LENGTH: '2000' })
+  fixtures = await mkdtemp(join(tmpdir(), 'emu-guide-'))
+  await cp(join(ROOT_DIR, 'fixtures'), fixtures, { recursive: true })
+  live = await startLive('emulator', { GAME_CHAIN_LENGTH: '2000', FIXTURES_DIR: fixtures })
   host = new URL(live.url).host
 }, 120_000)
 afterAll(async () => {
   await live.close()
+  await rm(fixtures, { recursive: true, force: true })
 }, 120_000)
 
 /** The guide's server address is localhost:3000; the test's is wherever it listens. */
