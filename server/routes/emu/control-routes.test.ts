@@ -152,6 +152,8 @@ describe('scopes', () => {
 
     await root.withScope('yyy').reset()
     expect((await root.state()).sessionFaults).toEqual([])
+    // The domains' controls take ?scope= too (their data is shared, so it narrows nothing).
+    expect((await getJson(`${live?.url}/__emu/deposits?scope=yyy`)).body.code).toBe(1)
     expect((await post('/reset?scope=*')).body).toMatchObject({ code: 1, data: { scope: '*' } })
     expect(await root.faults()).toEqual([])
   })
