@@ -581,12 +581,17 @@ function templated(firing: Firing, facts: RequestFacts): FaultAction {
     const m = /^request\.(query|headers|body)\.(.+)$/.exec(name)
     if (!m?.[2]) return undefined
     const part = m[1]
-    const fields =
-      part === 'query'
-        ? (query ??= facts.query?.() ?? new Map())
-        : part === 'headers'
-          ? (headers ??= facts.headers?.() ?? new Map())
-          : (body ??= facts.body?.() ?? new Map())
+    let fields: Fields
+    if (part === 'query') {
+      query ??= facts.query?.() ?? new Map()
+      fields = query
+    } else if (part === 'headers') {
+      headers ??= facts.headers?.() ?? new Map()
+      fields = headers
+    } else {
+      body ??= facts.body?.() ?? new Map()
+      fields = body
+    }
     return fields.get(part === 'headers' ? m[2].toLowerCase() : m[2])?.[0]
   }
   const fill = (v: unknown): unknown => {

@@ -120,7 +120,7 @@ export class Recorder {
             : {}),
         },
       })
-      if (list.length > 1) list.forEach((a, i) => rules.push(rule(a, i + 1)))
+      if (list.length > 1) for (const [i, a] of list.entries()) rules.push(rule(a, i + 1))
       const last = list[list.length - 1]
       if (last) rules.push(rule(last))
     }
