@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { MSG } from '../shared/messages'
 import { STORAGE_KEY } from '../shared/storage-keys'
-import { baseUrl, login, registerPlayer } from './support/emu'
+import { addFault, baseUrl, countCalls, login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, recordToasts, storedKeys, test, toast, toastsSeen } from './support/test'
 
 /**
@@ -142,5 +142,82 @@ test.describe('scenarios from the command line', () => {
     }
     await openLoggedIn(page, '/home', { phone: out.vars.phone, password: out.vars.password })
     await expect(page.getByTestId('balance').first()).toContainText('0.00')
+  })
+})
+
+test.describe('network shapes as Chromium sees them', () => {
+  const balanceCall = `/api/api/getBalance`
+
+  test('a reset after the head is not retried: one call, and the network message shows', async ({
+    page,
+    scope,
+  }) => {
+    test.setTimeout(90_000)
+    const count = (matched?: boolean) =>
+      countCalls(scope, { path: balanceCall, ...(matched ? { unmatched: false } : {}) })
+    await openLoggedIn(page, '/home')
+    await expect(page.getByTestId('balance').first()).toContainText('1000.00')
+    await page.waitForLoadState('networkidle')
+    const perLoad = await count()
+    await addFault(scope, {
+      match: { path: balanceCall },
+      action: { type: 'reset', after: 'head' },
+      times: 1,
+    })
+    await page.reload()
+    await expect(toast(page, MSG.network)).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    // As many balance calls as a normal load: Chromium did not send the broken one again.
+    expect(await count()).toBe(2 * perLoad)
+    expect(await count(true)).toBe(1)
+  })
+
+  test('slicer and bandwidth: the answer arrives in pieces and whole; timeout: no answer at all', async ({
+    page,
+    scope,
+  }) => {
+    test.setTimeout(90_000)
+    const player = await openLoggedIn(page, '/home')
+    await expect(page.getByTestId('balance').first()).toContainText('1000.00')
+    const read = () =>
+      page.evaluate(
+        async ({ url, token }) => {
+          try {
+            const res = await fetch(url, { headers: { token } })
+            const reader = res.body?.getReader()
+            let chunks = 0
+            let text = ''
+            const decoder = new TextDecoder()
+            for (;;) {
+              const part = await reader?.read()
+              if (!part || part.done) break
+              chunks++
+              text += decoder.decode(part.value, { stream: true })
+            }
+            return { chunks, code: (JSON.parse(text) as { code: number }).code, error: null }
+          } catch (err) {
+            return { chunks: 0, code: null, error: err instanceof Error ? err.name : String(err) }
+          }
+        },
+        { url: `${balanceCall}?player_id=${player.player_id}`, token: player.token },
+      )
+    await addFault(scope, {
+      match: { path: balanceCall },
+      action: { type: 'slicer', chunkBytes: 24, delayMs: 60 },
+      times: 1,
+    })
+    const sliced = await read()
+    expect(sliced.code).toBe(1)
+    expect(sliced.chunks).toBeGreaterThan(1)
+    await addFault(scope, {
+      match: { path: balanceCall },
+      action: { type: 'bandwidth', bytesPerSecond: 300 },
+      times: 1,
+    })
+    const throttled = await read()
+    expect(throttled.code).toBe(1)
+    expect(throttled.chunks).toBeGreaterThan(1)
+    await addFault(scope, { match: { path: balanceCall }, action: { type: 'timeout', ms: 200 } })
+    expect((await read()).error).toBe('TypeError')
   })
 })

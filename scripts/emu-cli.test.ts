@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, type LiveServer, liveLogin, startLive } from '../server/fault/live-servers'
-import { parseDuration, parseTime, runCli } from './emu-cli'
+import { parseDuration, parseTime, parseWallTime, runCli } from './emu-cli'
 
 let live: LiveServer
 beforeAll(async () => {
@@ -61,7 +61,8 @@ describe('npm run emu', () => {
     expect(res.code).toBe(0)
     expect(JSON.parse(res.out)).toMatchObject({ scenario: 'session-expired', scope: null })
     expect(await balanceCode(player.token, player.playerId)).toBe(10001)
-    expect((await emu('reset')).code).toBe(0)
+    expect((await emu('reset')).code).toBe(2)
+    expect((await emu('reset', '--all')).code).toBe(0)
   })
 
   it('moves the clock, scoped or not, and expires or revokes a session', async () => {
@@ -70,7 +71,10 @@ describe('npm run emu', () => {
     expect(JSON.parse((await emu('clock')).out).mode).toBe('real')
     const frozen = JSON.parse((await emu('clock', 'freeze', '2030-01-01T00:00:00Z')).out)
     expect(frozen).toMatchObject({ mode: 'frozen', now: Date.parse('2030-01-01T00:00:00Z') })
-    expect((await emu('clock', 'real')).code).toBe(0)
+    const back = await emu('clock', 'real')
+    expect(back.code).toBe(1)
+    expect(back.err).toMatch(/force/)
+    expect((await emu('clock', 'real', '--force')).code).toBe(0)
 
     const player = await liveLogin(live.url)
     expect((await emu('session', 'revoke', player.token)).out).toBe('session revoke: ok')
@@ -79,16 +83,22 @@ describe('npm run emu', () => {
     })
     expect(res.status).toBe(401)
     await res.body?.cancel()
-    await emu('reset')
+    await emu('reset', '--all')
   })
 
   it('shows and counts the journal, and tails it', async () => {
-    await emu('reset')
+    await emu('reset', '--all')
     const player = await liveLogin(live.url)
     await balanceCode(player.token, player.playerId, { 'x-emu-scope': 'cli-journal' })
     const lines = (await emu('requests', '--path', '/api/api/getBalance', '--scope', 'cli-journal')).out
     expect(lines).toMatch(/GET \/api\/api\/getBalance\?player_id=\d+ → 200 code 1/)
     expect((await emu('requests', 'count', '--unmatched', '--scope', 'cli-journal')).out).toBe('1')
+    const args = ['--scope', 'cli-journal', '--path', '/api/api/getBalance', '--query', 'player_id']
+    expect(await emu('requests', 'verify', ...args, '--times', '1')).toMatchObject({ code: 0 })
+    const failed = await emu('requests', 'verify', ...args, '--at-least', '2')
+    expect(failed).toMatchObject({ code: 1 })
+    expect(failed.out).toMatch(/^FAILED: 1 call\(s\), expected at least 2/)
+    expect((await emu('requests', 'count', '--scope', 'cli-journal', '--query', '!player_id')).out).toBe('0')
 
     const stop = new AbortController()
     const seen: string[] = []
@@ -128,5 +138,7 @@ describe('npm run emu', () => {
     expect(() => parseDuration('soon')).toThrow(/duration/)
     expect(parseTime('1700000000000')).toBe(1_700_000_000_000)
     expect(parseTime('2030-01-01T00:00:00Z')).toBe(Date.parse('2030-01-01T00:00:00Z'))
+    expect(parseWallTime('10m', 1_000_000)).toBe(400_000)
+    expect(parseWallTime('1700000000000')).toBe(1_700_000_000_000)
   })
 })

@@ -7,6 +7,7 @@ import {
   faultRuleInputSchema,
   type JournalEntry,
   type JournalFilter,
+  parseFieldTest,
 } from '../shared/emu-control'
 import { EmuClient, EmuControlError } from './emu/emu-client'
 
@@ -17,30 +18,48 @@ Admin token: --admin-token, or EMU_ADMIN_TOKEN. Scope: --scope, or EMU_SCOPE (ev
 reads and changes only that scope).
 
   state                                   mode, clock, rules, scopes, scenario, journal size
-  reset [--seed N]                        data back to the seed, rules/clocks/journal cleared
-                                          (with --scope: only that scope's set-up; the data stays)
+  reset --all [--seed N]                  everything: data back to the seed, rules, clocks, journal cleared
+  --scope S reset                         only that scope's rules, session faults, clock, scenario, journal
   seed <N>                                seed for the generators of rules added from now on
 
   fault add <action> [match] [schedule]   add a rule; prints it (its id first)
      actions:  --envelope CODE [--msg TEXT] | --status CODE [--body TEXT|JSON] | --delay MS | --delay MIN-MAX
                --hang | --reset | --empty | --malformed | --truncate | --rule JSON (a whole rule)
-     match:    --path GLOB (default /api/**) --method M --nth N
+               network: --bandwidth BYTES_PER_S | --slicer BYTES:DELAY | --slow-close DURATION
+               --latency DURATION [--jitter DURATION] | --timeout DURATION | --reset-after-head
+     --quiet:  print only the new rule's id
+     match:    --path GLOB (default /api/**, no ?query) --method M --nth N
+               --query T --header T --body-field T (repeatable; T: name=value, name~=regex, name, !name)
      schedule: --times N --after N --every N --probability P --until TIME --seed N --label TEXT
+     states:   --in-scenario NAME [--when-state S] [--set-state S]
   fault list | fault get <id> | fault rm <id> | fault clear
 
+  record start <name> [match] [--overwrite]   record what matched calls are answered (match: --path --method
+                                          --query --header); record stop writes fixtures/scenarios/<name>.json
+  record stop
+  states                                  where the state machines (rules' inScenario) are
+  states set <name> <state>               move one (e.g. back to Started)
   clock                                   show the clock
   clock freeze [TIME] | clock real | clock offset <DURATION> | clock advance <DURATION>
+                                          moving the world clock back is refused without --force
+  login [--phone P --password W]          log a player in (the demo player by default); prints the token
   session expire <token|any> | session revoke <token|any>
   session lifetime <token|any> (--ms DURATION | --requests N)
 
   scenario list | scenario show <name>
   scenario <name> [--param k=v ...]       activate a scenario (also: scenario activate <name>)
+     --allow-data: in proxy mode, let its data steps (deposits, withdrawals…) reach the upstream
+     --force:      let its clock move the world clock back
 
   requests [filters] [--limit N]          the journal, oldest first
   requests count [filters]                how many journal entries match
+  requests verify [filters] [--times N | --at-least N | --at-most N]
+                                          was it called so often? exit 1 when not (default: at least once)
   tail [filters]                          follow the journal (Ctrl-C stops)
      filters:  --path GLOB --method M --since TIME --until TIME --unmatched --matched
+               (--since/--until are wall-clock times: an ISO date, epoch ms, or a DURATION ago: --since 10m)
                --rule ID --status N --code N
+               --query T --header T --body-field T   (repeatable) T: name=value, name~=regex, name, !name
   sms [phone]                             SMS codes the emulator "sent"
 
 DURATION: 500, 500ms, 90s, 5m, 2h, 1d.  TIME: epoch ms or an ISO date.  --json: print raw JSON.
@@ -73,6 +92,12 @@ export function parseTime(text: string): number {
   const t = Date.parse(text)
   if (Number.isNaN(t)) throw new UsageError(`not a time: ${text} (epoch ms or an ISO date)`)
   return t
+}
+
+/** A wall-clock time for the journal's filters: epoch ms, an ISO date, or a duration ago (`10m`). */
+export function parseWallTime(text: string, now: number = Date.now()): number {
+  if (/^\d+(?:\.\d+)?(ms|s|m|h|d)$/.test(text.trim())) return now - parseDuration(text)
+  return parseTime(text)
 }
 
 const int = (name: string, text: string | undefined): number | undefined => {
@@ -120,6 +145,28 @@ const OPTIONS = {
   code: { type: 'string' },
   limit: { type: 'string' },
   interval: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  all: { type: 'boolean' },
+  query: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
+  'body-field': { type: 'string', multiple: true },
+  'at-least': { type: 'string' },
+  'in-scenario': { type: 'string' },
+  force: { type: 'boolean' },
+  overwrite: { type: 'boolean' },
+  'reset-after-head': { type: 'boolean' },
+  bandwidth: { type: 'string' },
+  slicer: { type: 'string' },
+  'slow-close': { type: 'string' },
+  latency: { type: 'string' },
+  jitter: { type: 'string' },
+  timeout: { type: 'string' },
+  'allow-data': { type: 'boolean' },
+  'when-state': { type: 'string' },
+  'set-state': { type: 'string' },
+  'at-most': { type: 'string' },
+  phone: { type: 'string' },
+  password: { type: 'string' },
 } as const
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
@@ -159,9 +206,27 @@ function actionFrom(v: Values): FaultAction {
   for (const type of ['hang', 'reset', 'empty', 'malformed', 'truncate'] as const) {
     if (v[type]) chosen.push(faultActionSchema.parse({ type }))
   }
+  if (v['reset-after-head']) chosen.push({ type: 'reset', after: 'head' })
+  if (v.bandwidth !== undefined) {
+    chosen.push({ type: 'bandwidth', bytesPerSecond: int('bandwidth', v.bandwidth) ?? 1 })
+  }
+  if (v.slicer !== undefined) {
+    const m = /^(\d+):(\w+)$/.exec(v.slicer)
+    if (!m?.[1] || !m[2]) throw new UsageError(`--slicer wants BYTES:DELAY, e.g. 64:100ms, got ${v.slicer}`)
+    chosen.push({ type: 'slicer', chunkBytes: Number(m[1]), delayMs: parseDuration(m[2]) })
+  }
+  if (v['slow-close'] !== undefined) chosen.push({ type: 'slowClose', ms: parseDuration(v['slow-close']) })
+  if (v.latency !== undefined) {
+    chosen.push({
+      type: 'latency',
+      ms: parseDuration(v.latency),
+      ...(v.jitter === undefined ? {} : { jitterMs: parseDuration(v.jitter) }),
+    })
+  }
+  if (v.timeout !== undefined) chosen.push({ type: 'timeout', ms: parseDuration(v.timeout) })
   if (chosen.length !== 1) {
     throw new UsageError(
-      'give exactly one action: --envelope, --status, --delay, --hang, --reset, --empty, --malformed, --truncate',
+      'give exactly one action: --envelope, --status, --delay, --hang, --reset, --reset-after-head, --empty, --malformed, --truncate, --bandwidth, --slicer, --slow-close, --latency, --timeout',
     )
   }
   return chosen[0] as FaultAction
@@ -169,11 +234,19 @@ function actionFrom(v: Values): FaultAction {
 
 function ruleFrom(v: Values): FaultRuleInput {
   if (v.rule !== undefined) return faultRuleInputSchema.parse(JSON.parse(v.rule))
+  const tests = (list: string[] | undefined) =>
+    list === undefined ? undefined : Object.fromEntries(list.map(parseFieldTest))
+  const query = tests(v.query)
+  const headers = tests(v.header)
+  const body = tests(v['body-field'])
   const rule: FaultRuleInput = {
     match: {
       path: v.path ?? '/api/**',
       ...(v.method === undefined ? {} : { method: v.method }),
       ...(v.nth === undefined ? {} : { nth: int('nth', v.nth) }),
+      ...(query ? { query } : {}),
+      ...(headers ? { headers } : {}),
+      ...(body ? { body } : {}),
     },
     action: actionFrom(v),
   }
@@ -184,6 +257,9 @@ function ruleFrom(v: Values): FaultRuleInput {
   if (v.probability !== undefined) rule.probability = Number(v.probability)
   if (v.until !== undefined) rule.until = parseTime(v.until)
   if (v.label !== undefined) rule.label = v.label
+  if (v['in-scenario'] !== undefined) rule.inScenario = v['in-scenario']
+  if (v['when-state'] !== undefined) rule.whenState = v['when-state']
+  if (v['set-state'] !== undefined) rule.setState = v['set-state']
   return faultRuleInputSchema.parse(rule)
 }
 
@@ -191,13 +267,16 @@ function filterFrom(v: Values): JournalFilter {
   const f: JournalFilter = {}
   if (v.path !== undefined) f.path = v.path
   if (v.method !== undefined) f.method = v.method
-  if (v.since !== undefined) f.since = parseTime(v.since)
-  if (v.until !== undefined) f.until = parseTime(v.until)
+  if (v.since !== undefined) f.since = parseWallTime(v.since)
+  if (v.until !== undefined) f.until = parseWallTime(v.until)
   if (v.unmatched) f.unmatched = true
   if (v.matched) f.unmatched = false
   if (v.rule !== undefined) f.rule = v.rule
   if (v.status !== undefined) f.status = int('status', v.status)
   if (v.code !== undefined) f.code = int('code', v.code)
+  if (v.query) f.query = v.query
+  if (v.header) f.header = v.header
+  if (v['body-field']) f.body = v['body-field']
   return f
 }
 
@@ -245,9 +324,49 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'state':
         print(await client.state())
         return 0
-      case 'reset':
-        print(await client.reset(v.seed === undefined ? {} : { seed: int('seed', v.seed) ?? 0 }))
+      case 'reset': {
+        if (!scope && !v.all) throw new UsageError('reset needs --all (everything) or --scope S (one scope)')
+        if (scope && v.all) throw new UsageError('give --all or --scope, not both')
+        print(
+          await client.reset({
+            ...(v.seed === undefined ? {} : { seed: int('seed', v.seed) ?? 0 }),
+            ...(v.all ? { all: true } : {}),
+          }),
+        )
         return 0
+      }
+      case 'record': {
+        if (sub === 'stop') {
+          print(await client.stopRecording())
+          return 0
+        }
+        if (sub !== 'start' || !arg) throw new UsageError('record start <name> [--path GLOB …] | record stop')
+        const tests = (list: string[] | undefined) =>
+          list === undefined ? undefined : Object.fromEntries(list.map(parseFieldTest))
+        const query = tests(v.query)
+        const headers = tests(v.header)
+        print(
+          await client.record({
+            name: arg,
+            match: {
+              path: v.path ?? '/api/**',
+              ...(v.method === undefined ? {} : { method: v.method }),
+              ...(query ? { query } : {}),
+              ...(headers ? { headers } : {}),
+            },
+            ...(v.overwrite ? { overwrite: true } : {}),
+          }),
+        )
+        return 0
+      }
+      case 'states': {
+        if (sub === 'set') {
+          const [, , name, state] = pos
+          if (!name || !state) throw new UsageError('states set <name> <state>')
+          print(await client.setState(name, state))
+        } else print(await client.states())
+        return 0
+      }
       case 'seed':
         if (sub === undefined) throw new UsageError('seed <N>')
         print(await client.setSeed(int('seed', sub) ?? 0))
@@ -256,7 +375,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'faults':
         return await faultCommand(client, sub ?? 'list', arg, v, io, print)
       case 'clock':
-        return await clockCommand(client, sub, arg, print)
+        return await clockCommand(client, sub, arg, print, v.force === true)
+      case 'login': {
+        const session = await client.login(v.phone, v.password)
+        if (v.json) print(session)
+        else io.out(session.token)
+        return 0
+      }
       case 'session': {
         if (!arg) throw new UsageError('session expire|revoke|lifetime <token|any>')
         if (sub === 'expire' || sub === 'revoke') await client.failSession(arg, sub)
@@ -292,7 +417,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           if (eq < 1) throw new UsageError(`--param wants key=value, got ${p}`)
           params[p.slice(0, eq)] = p.slice(eq + 1)
         }
-        print(await client.activate(name, params))
+        print(
+          await client.activate(name, params, {
+            ...(v['allow-data'] ? { allowData: true } : {}),
+            ...(v.force ? { force: true } : {}),
+          }),
+        )
         return 0
       }
       case 'requests':
@@ -300,6 +430,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (sub === 'count') {
           io.out(String(await client.countRequests(filterFrom(v))))
           return 0
+        }
+        if (sub === 'verify') {
+          const check = await client.verify({
+            ...filterFrom(v),
+            ...(v.times === undefined ? {} : { times: int('times', v.times) }),
+            ...(v['at-least'] === undefined ? {} : { atLeast: int('at-least', v['at-least']) }),
+            ...(v['at-most'] === undefined ? {} : { atMost: int('at-most', v['at-most']) }),
+          })
+          if (v.json) print(check)
+          else {
+            io.out(`${check.ok ? 'ok' : 'FAILED'}: ${check.count} call(s), expected ${check.expected}`)
+            for (const e of check.entries) io.out(`  ${formatEntry(e)}`)
+          }
+          return check.ok ? 0 : 1
         }
         const page = await client.requests({
           ...filterFrom(v),
@@ -355,7 +499,8 @@ async function faultCommand(
   switch (sub) {
     case 'add': {
       const rule = await client.addFault(ruleFrom(v))
-      if (v.json) print(rule)
+      if (v.quiet) io.out(rule.id)
+      else if (v.json) print(rule)
       else
         io.out(
           `${rule.id}  ${rule.action.type} on ${rule.match.method ?? '*'} ${rule.match.path}${rule.scope ? `  (scope ${rule.scope})` : ''}`,
@@ -399,7 +544,9 @@ async function clockCommand(
   sub: string | undefined,
   arg: string | undefined,
   print: (value: unknown) => void,
+  force: boolean,
 ): Promise<number> {
+  const opts = force ? { force: true } : {}
   const show = (state: Awaited<ReturnType<EmuClient['clock']>>) =>
     print({ ...state, iso: new Date(state.now).toISOString() })
   switch (sub) {
@@ -408,14 +555,14 @@ async function clockCommand(
       show(await client.clock())
       return 0
     case 'freeze':
-      show(await client.freezeClock(arg === undefined ? undefined : parseTime(arg)))
+      show(await client.freezeClock(arg === undefined ? undefined : parseTime(arg), opts))
       return 0
     case 'real':
-      show(await client.realClock())
+      show(await client.realClock(opts))
       return 0
     case 'offset':
       if (!arg) throw new UsageError('clock offset <DURATION>')
-      show(await client.setClock({ mode: 'offset', offsetMs: parseDuration(arg) }))
+      show(await client.setClock({ mode: 'offset', offsetMs: parseDuration(arg), ...opts }))
       return 0
     case 'advance':
       if (!arg) throw new UsageError('clock advance <DURATION>')

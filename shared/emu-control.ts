@@ -11,7 +11,12 @@ export const ADMIN_TOKEN_HEADER = 'x-emu-admin-token'
 /** A session "token" that stands for the next call in the scope that carries any token. */
 export const ANY_SESSION = 'any'
 
-const scopeSchema = z.string().min(1).max(200)
+/** A scope's name, as given in `x-emu-scope`, `?scope=` or a body's `scope`. */
+export const scopeNameSchema = z.string().min(1).max(200)
+const scopeSchema = scopeNameSchema
+
+/** The scope name that stands for every scope: a control call without a scope, or a global reset. */
+export const ALL_SCOPES = '*'
 
 export const faultActionSchema = z.discriminatedUnion('type', [
   /** HTTP 200 with a body code and message, such as 10001 or 401. */
@@ -21,6 +26,7 @@ export const faultActionSchema = z.discriminatedUnion('type', [
     msg: z.string().optional(),
     message: z.string().optional(),
     data: z.unknown().optional(),
+    template: z.boolean().optional(),
   }),
   /** An HTTP status with a body (JSON when an object, else text). */
   z.strictObject({
@@ -28,6 +34,12 @@ export const faultActionSchema = z.discriminatedUnion('type', [
     status: z.number().int().min(100).max(599),
     body: z.unknown().optional(),
     headers: z.record(z.string(), z.string()).optional(),
+    /**
+     * Fill `{{…}}` in the answer's strings from the request: `{{request.path}}`,
+     * `{{request.query.NAME}}`, `{{request.headers.NAME}}`, `{{request.body.FIELD}}`, `{{counter}}`
+     * (this rule's firings, from 1), `{{now}}` (emulator ms on the call's clock), `{{nowIso}}`.
+     */
+    template: z.boolean().optional(),
   }),
   /** Wait, then answer as usual. `ms` fixed, or a uniform range `minMs`..`maxMs`. Real time. */
   z
@@ -45,8 +57,33 @@ export const faultActionSchema = z.discriminatedUnion('type', [
     }),
   /** Never answer (the client's own timeout fires). */
   z.strictObject({ type: z.literal('hang') }),
-  /** A real TCP reset. */
-  z.strictObject({ type: z.literal('reset') }),
+  /**
+   * A real TCP reset. `after: "head"`: first a status line and headers, then the reset — a browser
+   * cannot retry that one silently (it may retry a reset that comes before any byte of the answer
+   * on a kept-alive connection).
+   */
+  z.strictObject({ type: z.literal('reset'), after: z.enum(['nothing', 'head']).optional() }),
+  /** The real answer, at most this many bytes a second (like Toxiproxy's bandwidth). */
+  z.strictObject({
+    type: z.literal('bandwidth'),
+    bytesPerSecond: z.number().int().min(1).max(1_000_000_000),
+  }),
+  /** The real answer in chunks of `chunkBytes`, `delayMs` apart (like Toxiproxy's slicer). */
+  z.strictObject({
+    type: z.literal('slicer'),
+    chunkBytes: z.number().int().min(1).max(1_048_576),
+    delayMs: z.number().int().min(0).max(60_000),
+  }),
+  /** The real answer, whole, but the connection (and the body's end) held open `ms` longer. */
+  z.strictObject({ type: z.literal('slowClose'), ms: z.number().int().min(0).max(600_000) }),
+  /** The real answer after `ms`, give or take up to `jitterMs` (seeded), in real time. */
+  z.strictObject({
+    type: z.literal('latency'),
+    ms: z.number().int().min(0).max(600_000),
+    jitterMs: z.number().int().min(0).max(600_000).optional(),
+  }),
+  /** Nothing for `ms`, then the connection is closed without an answer (like Toxiproxy's timeout). */
+  z.strictObject({ type: z.literal('timeout'), ms: z.number().int().min(0).max(600_000) }),
   /** Close the connection without a response. */
   z.strictObject({ type: z.literal('empty') }),
   /** HTTP 200 with a body that is not JSON. */
@@ -57,17 +94,79 @@ export const faultActionSchema = z.discriminatedUnion('type', [
 export type FaultAction = z.infer<typeof faultActionSchema>
 export type FaultActionType = FaultAction['type']
 
+const isRegExp = (source: string): boolean => {
+  try {
+    new RegExp(source)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const scalar = z.union([z.string(), z.number(), z.boolean()])
+
+/**
+ * One test of a query parameter, header or body field: a plain value (equal, compared as text),
+ * `{equals}`, `{matches: "regex"}` or `{present: true|false}`.
+ */
+export const fieldTestSchema = z.union([
+  scalar,
+  z.strictObject({ equals: scalar }),
+  z.strictObject({ matches: z.string().refine(isRegExp, { error: 'not a valid regular expression' }) }),
+  z.strictObject({ present: z.boolean() }),
+])
+export type FieldTest = z.infer<typeof fieldTestSchema>
+
+/**
+ * The short form of a test, as written in a query string or on the command line: `name=value`
+ * (equal), `name~=regex` (matches), `name` (present) or `!name` (absent).
+ */
+export function parseFieldTest(text: string): [string, FieldTest] {
+  if (text.startsWith('!')) return [text.slice(1), { present: false }]
+  const re = text.indexOf('~=')
+  const eq = text.indexOf('=')
+  if (re > 0 && re < eq + 1) return [text.slice(0, re), { matches: text.slice(re + 2) }]
+  if (eq > 0) return [text.slice(0, eq), { equals: text.slice(eq + 1) }]
+  return [text, { present: true }]
+}
+
+/** Tests by name; every one must hold. */
+export const fieldTestsSchema = z.record(z.string().min(1), fieldTestSchema)
+
 export const faultMatchSchema = z.strictObject({
   /** HTTP method; any when absent. */
   method: z
     .string()
     .transform((m) => m.toUpperCase())
     .optional(),
-  /** Path glob under the server root: `*` is one segment, `**` any number, e.g. `/api/api/getBalance` or `/api/**`. */
-  path: z.string().startsWith('/').default('/api/**'),
+  /**
+   * Path glob under the server root, without the query: `*` is one segment, `**` any number,
+   * e.g. `/api/api/getBalance` or `/api/**`. Query parameters go in `query`.
+   */
+  path: z
+    .string()
+    .startsWith('/')
+    .refine((p) => !p.includes('?'), {
+      error: 'path 不能带查询串（?…）：查询参数请写在 match.query 里，如 {"query":{"player_id":"1"}}',
+    })
+    .default('/api/**'),
+  /** Query parameters, e.g. `{"player_id": "7"}`. */
+  query: fieldTestsSchema.optional(),
+  /** Request headers (names in any case), e.g. `{"x-client": {"matches": "^ios"}}`. */
+  headers: fieldTestsSchema.optional(),
+  /**
+   * Body fields: a JSON body's keys as dot paths (`items.0.id`), or form fields (urlencoded or
+   * multipart), e.g. `{"amount": "500"}` or `{"pay_password": {"present": true}}`.
+   */
+  body: fieldTestsSchema.optional(),
   /** Fire only on the nth matching call (1-based). */
   nth: z.number().int().positive().optional(),
 })
+
+const stateNameSchema = z.string().min(1).max(100)
+
+/** The state every state machine starts in, and returns to on a reset. */
+export const STARTED = 'Started'
 
 export const faultRuleInputSchema = z.strictObject({
   match: faultMatchSchema.default({ path: '/api/**' }),
@@ -88,6 +187,13 @@ export const faultRuleInputSchema = z.strictObject({
   until: z.number().int().optional(),
   /** Free text shown in the journal. */
   label: z.string().max(200).optional(),
+  /**
+   * State machine the rule belongs to (one per name and scope, starting in `Started`): with
+   * `whenState` the rule fires only in that state; with `setState` firing moves the machine on.
+   */
+  inScenario: stateNameSchema.optional(),
+  whenState: stateNameSchema.optional(),
+  setState: stateNameSchema.optional(),
 })
 export type FaultRuleInput = z.input<typeof faultRuleInputSchema>
 
@@ -102,10 +208,16 @@ export const faultRuleSchema = faultRuleInputSchema.extend({
 })
 export type FaultRule = z.infer<typeof faultRuleSchema>
 
+/**
+ * Moving the world clock backwards is refused unless `force` is given: the world's draws,
+ * confirmations and approvals have already happened up to the current time.
+ */
+const force = z.boolean().optional()
+
 export const clockSetSchema = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('real') }),
-  z.strictObject({ mode: z.literal('frozen'), at: z.number().int().optional() }),
-  z.strictObject({ mode: z.literal('offset'), offsetMs: z.number().int() }),
+  z.strictObject({ mode: z.literal('real'), force }),
+  z.strictObject({ mode: z.literal('frozen'), at: z.number().int().optional(), force }),
+  z.strictObject({ mode: z.literal('offset'), offsetMs: z.number().int(), force }),
 ])
 export type ClockSet = z.infer<typeof clockSetSchema>
 
@@ -140,7 +252,11 @@ export const sessionLifetimeSchema = z
 export type SessionLifetime = z.infer<typeof sessionLifetimeSchema>
 
 export const resetSchema = z.strictObject({
-  /** Only this scope's rules, session faults, clock, scenario and journal; the data stays. */
+  /**
+   * Only this scope's rules, session faults, clock, scenario and journal; the data stays. `*`:
+   * everything, and the data back to the seed. One of the two must be named (here, in the query or
+   * in the header).
+   */
   scope: scopeSchema.optional(),
   /** New seed for the generators of rules added from now on. */
   seed: z.number().int().optional(),
@@ -149,7 +265,45 @@ export const resetSchema = z.strictObject({
 export const seedSchema = z.strictObject({ seed: z.number().int() })
 
 // ---------------------------------------------------------------------------------------------
+// Recording
+
+/** Start recording, in a scope (or none): what matched calls were answered, for a scenario file. */
+export const recordStartSchema = z.strictObject({
+  /** The scenario file to write: fixtures/scenarios/<name>.json. */
+  name: z.string().regex(/^[a-z0-9-]+$/),
+  description: z.string().min(1).optional(),
+  /** Which calls to record: method, path glob, query and headers as in rules. */
+  match: faultMatchSchema.omit({ body: true, nth: true }).default({ path: '/api/**' }),
+  scope: scopeNameSchema.optional(),
+  /** Replace an existing file of that name. */
+  overwrite: z.boolean().optional(),
+})
+
+export type RecordStart = z.input<typeof recordStartSchema>
+
+export const recordingSchema = z.object({
+  name: z.string(),
+  scope: z.string().nullable(),
+  /** Answers recorded so far. */
+  recorded: z.number().int(),
+  /** Where the file is written when recording stops. */
+  file: z.string().nullable(),
+})
+export type Recording = z.infer<typeof recordingSchema>
+
+export const recordStopSchema = z.strictObject({ scope: scopeNameSchema.optional() })
+
+// ---------------------------------------------------------------------------------------------
 // The journal
+
+const messageSchema = z.object({
+  headers: z.record(z.string(), z.string()),
+  /** The body as text (bytes that are not UTF-8 are replaced); null when there was none. */
+  body: z.string().nullable(),
+  /** The body's full size in bytes. */
+  bodyBytes: z.number().int(),
+  truncated: z.boolean(),
+})
 
 export const journalEntrySchema = z.object({
   /** Increases by one per request since the server started; use it to tail. */
@@ -178,9 +332,18 @@ export const journalEntrySchema = z.object({
     })
     .nullable(),
   /** answered; or what happened to the connection instead. */
-  outcome: z.enum(['pending', 'answered', 'hang', 'reset', 'empty', 'truncated', 'aborted']),
+  outcome: z.enum(['pending', 'answered', 'hang', 'reset', 'empty', 'truncated', 'timeout', 'aborted']),
   /** ms from arrival to the end of the answer (or of the connection); null while open. */
   durationMs: z.number().nullable(),
+  /**
+   * What was sent: query parameters, headers and body. Secrets (tokens, passwords, payment
+   * passwords, the admin token) read `[redacted]`; a body is kept up to a few KiB
+   * (`truncated` says it was cut). null once the journal dropped it to stay within its total
+   * size (the entry itself stays).
+   */
+  request: messageSchema.extend({ query: z.record(z.string(), z.array(z.string())) }).nullable(),
+  /** What was answered, kept the same way; null before the answer or when none was sent. */
+  response: messageSchema.nullable(),
 })
 export type JournalEntry = z.infer<typeof journalEntrySchema>
 
@@ -189,6 +352,10 @@ const boolParam = z.union([
   z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
 ])
 const intParam = z.coerce.number().int()
+
+const shortTest = z.string().min(1)
+/** Field tests, as a record or in short form (`name=value`, `name~=regex`, `name`, `!name`). */
+const fieldFilterSchema = z.union([fieldTestsSchema, shortTest, z.array(shortTest)])
 
 /** What selects journal entries; every field narrows. */
 export const journalFilterSchema = z.strictObject({
@@ -211,8 +378,34 @@ export const journalFilterSchema = z.strictObject({
   code: intParam.optional(),
   /** Only entries after this sequence number (for tailing). */
   afterSeq: intParam.optional(),
+  /**
+   * Query parameters, request headers and body fields the call had, each as tests by name, or in
+   * the short form of a query string: `name=value`, `name~=regex`, `name` (present), `!name`
+   * (absent); repeat for several. Secret fields are stored redacted, so they only match as present.
+   */
+  query: fieldFilterSchema.optional(),
+  header: fieldFilterSchema.optional(),
+  body: fieldFilterSchema.optional(),
 })
 export type JournalFilter = z.input<typeof journalFilterSchema>
+
+/** "Was it called N times?": a filter and how many calls are expected (exactly, or a range). */
+export const journalVerifySchema = journalFilterSchema.extend({
+  times: z.number().int().min(0).optional(),
+  atLeast: z.number().int().min(0).optional(),
+  atMost: z.number().int().min(0).optional(),
+})
+export type JournalVerify = z.input<typeof journalVerifySchema>
+
+export const verificationSchema = z.object({
+  ok: z.boolean(),
+  count: z.number().int(),
+  /** What was expected, in words: `exactly 2`, `at least 1`, `between 1 and 3`. */
+  expected: z.string(),
+  /** Up to 20 of the calls that matched, oldest first. */
+  entries: z.array(journalEntrySchema),
+})
+export type Verification = z.infer<typeof verificationSchema>
 
 export const journalQuerySchema = journalFilterSchema.extend({
   /** The newest entries up to this many (oldest first in the answer). */
@@ -290,7 +483,18 @@ export const scenarioSchema = z.strictObject({
   clock: clockSetSchema.optional(),
   advanceMs: z.number().int().min(0).optional(),
   /** Fault rules, added in the activation's scope. */
-  rules: z.array(faultRuleInputSchema.omit({ scope: true })).default([]),
+  rules: z
+    .array(
+      faultRuleInputSchema
+        .omit({ scope: true })
+        .refine(
+          (r) => r.inScenario !== undefined || (r.whenState === undefined && r.setState === undefined),
+          {
+            error: 'whenState and setState need inScenario',
+          },
+        ),
+    )
+    .default([]),
   sessions: z.array(scenarioSessionSchema).default([]),
 })
 export type Scenario = z.infer<typeof scenarioSchema>
@@ -299,6 +503,13 @@ export type ScenarioInput = z.input<typeof scenarioSchema>
 export const activateSchema = z.strictObject({
   scope: scopeSchema.optional(),
   params: z.record(z.string(), z.string()).optional(),
+  /**
+   * Proxy mode: let steps that change data (any call but a GET or a login: deposits,
+   * withdrawals, balance changes…) reach the real upstream. Refused without it.
+   */
+  allowData: z.boolean().optional(),
+  /** Let the scenario's clock move the world clock backwards. */
+  force: z.boolean().optional(),
 })
 export type ActivateInput = z.infer<typeof activateSchema>
 
@@ -317,6 +528,19 @@ export const scenarioSummarySchema = z.object({ name: z.string(), description: z
 // ---------------------------------------------------------------------------------------------
 // State
 
+/** Where one state machine is, in one scope (null: unscoped rules). */
+export const machineStateSchema = z.object({
+  scope: z.string().nullable(),
+  name: z.string(),
+  state: z.string(),
+})
+export type MachineState = z.infer<typeof machineStateSchema>
+
+export const setMachineStateSchema = z.strictObject({
+  state: stateNameSchema,
+  scope: scopeNameSchema.optional(),
+})
+
 export const emuStateSchema = z.object({
   mode: z.enum(['emulator', 'proxy']),
   clock: clockStateSchema,
@@ -334,6 +558,8 @@ export const emuStateSchema = z.object({
     }),
   ),
   scenario: z.string().nullable(),
+  /** State machines that have left `Started` or have rules. */
+  states: z.array(machineStateSchema),
   journal: z.object({ size: z.number().int(), capacity: z.number().int(), lastSeq: z.number().int() }),
 })
 export type EmuState = z.infer<typeof emuStateSchema>

@@ -1,5 +1,5 @@
 import { SCOPE_HEADER } from '../../shared/constants'
-import type { FaultRuleInput } from '../../shared/emu-control'
+import type { FaultRuleInput, JournalFilter } from '../../shared/emu-control'
 
 /** The tester's API (/__emu) and the account endpoints, called directly with fetch. */
 
@@ -33,6 +33,16 @@ export async function addFault(scope: string, rule: FaultRuleInput): Promise<str
     body: JSON.stringify({ ...rule, scope }),
   })
   return (await json<{ id: string }>(res)).data.id
+}
+
+/** How many of this scope's calls the journal holds that match the filter. */
+export async function countCalls(scope: string, filter: JournalFilter): Promise<number> {
+  const res = await fetch(`${baseUrl()}/__emu/requests/count`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...filter, scope }),
+  })
+  return (await json<{ count: number }>(res)).data.count
 }
 
 export async function clearFaults(scope: string): Promise<void> {

@@ -3,6 +3,7 @@ import { SCOPE_HEADER } from '../../shared/constants'
 import {
   type Activation,
   ADMIN_TOKEN_HEADER,
+  ALL_SCOPES,
   activationSchema,
   type ClockSet,
   type ClockStateView,
@@ -18,13 +19,38 @@ import {
   type JournalFilter,
   type JournalPage,
   type JournalQuery,
+  type JournalVerify,
   journalPageSchema,
+  type MachineState,
+  machineStateSchema,
+  type Recording,
+  type RecordStart,
+  recordingSchema,
   type Scenario,
   type SessionFaultKind,
   type SessionLifetime,
   scenarioSchema,
   scenarioSummarySchema,
+  type Verification,
+  verificationSchema,
 } from '../../shared/emu-control'
+
+/** The demo player the emulator seeds. */
+export const DEMO_PLAYER = { phone: '13800138000', password: 'demo1234' } as const
+
+const loginAnswerSchema = z.object({
+  code: z.number(),
+  msg: z.string().optional(),
+  data: z.looseObject({ token: z.string(), player_id: z.number() }).nullable().optional(),
+})
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
 
 /** A control call the server refused: carries the HTTP status and the envelope's code and message. */
 export class EmuControlError extends Error {
@@ -78,9 +104,23 @@ export class EmuClient {
     return this.call('GET', '/state', undefined, emuStateSchema)
   }
 
-  /** Global: data back to the seed, every rule, clock and journal cleared. Scoped: only this scope. */
-  reset(options: { seed?: number } = {}): Promise<{ scope: string | null }> {
-    return this.call('POST', '/reset', options, z.object({ scope: z.string().nullable() }))
+  /**
+   * Scoped: this scope's rules, session faults, clock, scenario and journal. `{ all: true }`
+   * (a client without a scope only): everything, the data back to the seed and the world clock
+   * to real time. A client without a scope must say `all`: the server refuses a reset that names
+   * no scope.
+   */
+  reset(options: { seed?: number; all?: boolean } = {}): Promise<{ scope: string | null }> {
+    const { all, ...body } = options
+    if (all && this.options.scope) {
+      throw new EmuControlError(0, null, `reset({ all: true }) on a client of scope ${this.options.scope}`)
+    }
+    return this.call(
+      'POST',
+      '/reset',
+      all ? { ...body, scope: ALL_SCOPES } : body,
+      z.object({ scope: z.string().nullable() }),
+    )
   }
 
   setSeed(seed: number): Promise<{ seed: number }> {
@@ -116,6 +156,28 @@ export class EmuClient {
     return this.call('DELETE', '/faults', undefined, z.object({ removed: z.number() }))
   }
 
+  /**
+   * Starts recording what matched calls of this scope are answered (by the upstream in proxy
+   * mode); `stopRecording` writes fixtures/scenarios/<name>.json.
+   */
+  record(input: RecordStart): Promise<Recording> {
+    return this.call('POST', '/record', input, recordingSchema)
+  }
+
+  stopRecording(): Promise<Recording> {
+    return this.call('POST', '/record/stop', undefined, recordingSchema)
+  }
+
+  /** Where this scope's state machines are (all, for a client without a scope). */
+  states(): Promise<MachineState[]> {
+    return this.call('GET', '/states', undefined, z.array(machineStateSchema))
+  }
+
+  /** Moves a state machine of this scope (e.g. back to `Started`). */
+  setState(name: string, state: string): Promise<MachineState> {
+    return this.call('PUT', `/states/${encodeURIComponent(name)}`, { state }, machineStateSchema)
+  }
+
   /** `token` may be `any`: the next call in the scope that carries a token. */
   failSession(token: string, fault: SessionFaultKind): Promise<void> {
     return this.call('POST', `/sessions/${encodeURIComponent(token)}/${fault}`, undefined, z.null()).then(
@@ -145,12 +207,13 @@ export class EmuClient {
     return this.call('PUT', '/clock', set, clockStateSchema)
   }
 
-  freezeClock(at?: number): Promise<ClockStateView> {
-    return this.setClock(at === undefined ? { mode: 'frozen' } : { mode: 'frozen', at })
+  /** `force`: let the world clock move backwards (refused otherwise). */
+  freezeClock(at?: number, opts: { force?: boolean } = {}): Promise<ClockStateView> {
+    return this.setClock({ mode: 'frozen', ...(at === undefined ? {} : { at }), ...opts })
   }
 
-  realClock(): Promise<ClockStateView> {
-    return this.setClock({ mode: 'real' })
+  realClock(opts: { force?: boolean } = {}): Promise<ClockStateView> {
+    return this.setClock({ mode: 'real', ...opts })
   }
 
   advanceClock(ms: number): Promise<ClockStateView> {
@@ -159,9 +222,35 @@ export class EmuClient {
 
   requests(query: JournalQuery = {}): Promise<JournalPage> {
     const params = new URLSearchParams()
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v))
+    for (const [k, v] of Object.entries(query)) {
+      if (v === undefined) continue
+      if (Array.isArray(v)) for (const one of v) params.append(k, String(one))
+      else if (typeof v === 'object') {
+        throw new TypeError(`requests(): give ${k} in short form (name=value, name~=regex, name, !name)`)
+      } else params.set(k, String(v))
+    }
     const qs = params.toString()
     return this.call('GET', `/requests${qs ? `?${qs}` : ''}`, undefined, journalPageSchema)
+  }
+
+  /**
+   * "Was it called N times with a body matching Y?": the journal's answer, with up to 20 of the
+   * calls that matched. `times` exactly, or `atLeast` / `atMost`; at least once when none is given.
+   */
+  verify(check: JournalVerify): Promise<Verification> {
+    return this.call('POST', '/requests/verify', check, verificationSchema)
+  }
+
+  /** verify(), throwing an error that says what was expected and what was seen when it fails. */
+  async expectCalled(check: JournalVerify): Promise<Verification> {
+    const v = await this.verify(check)
+    if (!v.ok) {
+      const { times: _t, atLeast: _l, atMost: _m, ...filter } = check
+      throw new Error(
+        `expected ${v.expected} call(s) matching ${JSON.stringify(filter)}, journal has ${v.count}`,
+      )
+    }
+    return v
   }
 
   countRequests(filter: JournalFilter = {}): Promise<number> {
@@ -206,8 +295,52 @@ export class EmuClient {
     return this.call('GET', `/scenarios/${encodeURIComponent(name)}`, undefined, scenarioSchema)
   }
 
-  activate(name: string, params: Record<string, string> = {}): Promise<Activation> {
-    return this.call('POST', `/scenarios/${encodeURIComponent(name)}/activate`, { params }, activationSchema)
+  /**
+   * `allowData`: in proxy mode, let steps that change data reach the upstream; `force`: let the
+   * scenario's clock move the world clock backwards.
+   */
+  activate(
+    name: string,
+    params: Record<string, string> = {},
+    opts: { allowData?: boolean; force?: boolean } = {},
+  ): Promise<Activation> {
+    return this.call(
+      'POST',
+      `/scenarios/${encodeURIComponent(name)}/activate`,
+      { params, ...opts },
+      activationSchema,
+    )
+  }
+
+  /**
+   * Logs a player in through the app's own /api/login (the demo player by default) and answers
+   * the session token, for the session calls and for scripts. Goes through the fault layer like
+   * any player's call, in this client's scope.
+   */
+  async login(
+    phone: string = DEMO_PLAYER.phone,
+    password: string = DEMO_PLAYER.password,
+  ): Promise<{ token: string; playerId: number }> {
+    const form = new FormData()
+    form.set('phone', phone)
+    form.set('password', password)
+    const res = await this.doFetch(`${this.base()}/api/login`, {
+      method: 'POST',
+      body: form,
+      headers: this.scopeHeaders(),
+    })
+    const text = await res.text()
+    const parsed = loginAnswerSchema.safeParse(safeJson(text))
+    if (!parsed.success)
+      throw new EmuControlError(
+        res.status,
+        null,
+        `POST /api/login: HTTP ${res.status}, ${text.slice(0, 200)}`,
+      )
+    const { code, msg, data } = parsed.data
+    if (code !== 1 || !data)
+      throw new EmuControlError(res.status, code, `POST /api/login: ${code} ${msg ?? ''}`)
+    return { token: data.token, playerId: data.player_id }
   }
 
   /** SMS codes the emulator "sent" (emulator mode only). */
@@ -221,11 +354,15 @@ export class EmuClient {
     )
   }
 
+  private base(): string {
+    return this.options.url.replace(/\/+$/, '')
+  }
+
   private async call<T>(method: string, path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
     const headers: Record<string, string> = { ...this.scopeHeaders() }
     if (this.options.adminToken) headers[ADMIN_TOKEN_HEADER] = this.options.adminToken
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await this.doFetch(`${this.options.url.replace(/\/+$/, '')}/__emu${path}`, {
+    const res = await this.doFetch(`${this.base()}/__emu${path}`, {
       method,
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

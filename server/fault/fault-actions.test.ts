@@ -104,6 +104,14 @@ for (const mode of ['emulator', 'proxy'] as const) {
       if (json.kind !== 'response') throw new Error(json.message)
       expect(json.status).toBe(401)
       expect(JSON.parse(json.body)).toMatchObject({ code: 401 })
+      // Without a body, a Chinese envelope the app can show, never the HTTP reason phrase.
+      await emu.clearFaults()
+      await emu.fault('/api/api/getBalance', { type: 'status', status: 500 })
+      const plain = await balance()
+      if (plain.kind !== 'response') throw new Error(plain.message)
+      expect(plain.status).toBe(500)
+      expect(JSON.parse(plain.body)).toEqual({ code: 500, msg: '服务器繁忙，请稍后再试', data: null })
+      expect(plain.body).not.toContain('Internal Server Error')
     })
 
     it('delay: the delayed call answers after an undelayed one started later, and in full', async () => {
@@ -257,6 +265,116 @@ for (const mode of ['emulator', 'proxy'] as const) {
         expect(JSON.parse(out.body).code).toBe(10001)
       }
       expect(await balance()).toMatchObject({ kind: 'response', status: 200 })
+    })
+
+    it('network shapes: bandwidth and slicer send the whole answer in pieces, slow close holds its end', async () => {
+      const pieces = () =>
+        new Promise<{ chunks: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+          const req = httpRequest(
+            `${live.url}${balancePath}`,
+            { headers: { token }, agent: false },
+            (res) => {
+              let chunks = 0
+              let body = ''
+              res.setEncoding('utf8')
+              res.on('data', (c: string) => {
+                chunks++
+                body += c
+              })
+              res.on('end', () => resolve({ chunks, body, headers: res.headers }))
+              res.on('error', reject)
+            },
+          )
+          req.on('error', reject)
+          req.end()
+        })
+      await emu.fault('/api/api/getBalance', { type: 'slicer', chunkBytes: 16, delayMs: 5 }, { times: 1 })
+      const sliced = await pieces()
+      expect(sliced.chunks).toBeGreaterThan(3)
+      expect(JSON.parse(sliced.body)).toMatchObject({ code: 1, data: { balance: '1000.00' } })
+      expect(Number(sliced.headers['content-length'])).toBe(Buffer.byteLength(sliced.body))
+      await emu.fault('/api/api/getBalance', { type: 'bandwidth', bytesPerSecond: 400 }, { times: 1 })
+      const slow = await pieces()
+      expect(slow.chunks).toBeGreaterThan(1)
+      expect(JSON.parse(slow.body)).toMatchObject({ code: 1 })
+      await emu.fault('/api/api/getBalance', { type: 'slowClose', ms: 50 }, { times: 1 })
+      const closing = await pieces()
+      expect(closing.headers['content-length']).toBeUndefined()
+      expect(JSON.parse(closing.body)).toMatchObject({ code: 1 })
+      await emu.fault('/api/api/getBalance', { type: 'latency', ms: 20, jitterMs: 10 }, { times: 1 })
+      expect(await balance()).toMatchObject({ kind: 'response', status: 200, complete: true })
+      const journal = await emu.requests({ path: '/api/api/getBalance', limit: 4 })
+      expect(journal.entries.map((e) => [e.fault?.action, e.outcome, e.code])).toEqual([
+        ['slicer', 'answered', 1],
+        ['bandwidth', 'answered', 1],
+        ['slowClose', 'answered', 1],
+        ['latency', 'answered', 1],
+      ])
+    })
+
+    it('timeout closes without an answer; a reset after the head leaves the client a broken answer', async () => {
+      await emu.fault('/api/api/getBalance', { type: 'timeout', ms: 30 }, { times: 1 })
+      const closed = await balance()
+      expect(closed).toMatchObject({ kind: 'error' })
+      await emu.fault('/api/api/getBalance', { type: 'reset', after: 'head' }, { times: 1 })
+      const broken = await balance()
+      // Bytes of an answer came first: the client saw a status line, then lost the connection.
+      if (broken.kind === 'response') expect(broken).toMatchObject({ status: 200, complete: false })
+      else expect(broken.code).toMatch(/ECONNRESET|HPE_|ERR_/)
+      const outcomes = (await emu.requests({ path: '/api/api/getBalance', limit: 2 })).entries.map(
+        (e) => e.outcome,
+      )
+      expect(outcomes).toEqual(['timeout', 'reset'])
+    })
+
+    it('matches on query, headers and body fields; the body still reaches the emulator whole', async () => {
+      const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+        fetch(`${live.url}${path}`, { method: 'POST', headers: { token, ...headers }, body }).then(
+          async (r) => ((await r.json()) as { code: number; msg?: string }).code,
+        )
+      await emu.addFault({
+        match: {
+          method: 'POST',
+          path: '/api/users/change-password',
+          body: { new_password: { matches: '^boom' } },
+        },
+        action: { type: 'envelope', code: 777 },
+      })
+      await emu.addFault({
+        match: {
+          path: '/api/api/getBalance',
+          query: { player_id: { present: true } },
+          headers: { 'x-client': 'ios' },
+        },
+        action: { type: 'envelope', code: 778 },
+      })
+      const form = (pw: string) => new URLSearchParams({ old_password: 'wrong-password', new_password: pw })
+      // Form body: the rule fires on a match...
+      expect(await post('/api/users/change-password', form('boom999'))).toBe(777)
+      // ...and a call it does not match is answered by the emulator, which read the body whole
+      // (a wrong old password, not a missing field).
+      expect(await post('/api/users/change-password', form('fine999'))).not.toBe(777)
+      const multipart = new FormData()
+      multipart.set('old_password', 'wrong-password')
+      multipart.set('new_password', 'boom123')
+      expect(await post('/api/users/change-password', multipart)).toBe(777)
+      expect(
+        await post(
+          '/api/users/change-password',
+          JSON.stringify({ old_password: 'x', new_password: 'boom1' }),
+          {
+            'content-type': 'application/json',
+          },
+        ),
+      ).toBe(777)
+      const out = await balance({ 'x-client': 'ios' })
+      expect(out.kind === 'response' && JSON.parse(out.body).code).toBe(778)
+      const plain = await balance({ 'x-client': 'android' })
+      expect(plain.kind === 'response' && JSON.parse(plain.body).code).toBe(1)
+      // A path with a query string is refused, naming where the query goes.
+      await expect(
+        emu.fault('/api/api/getBalance?player_id=1', { type: 'envelope', code: 1 }),
+      ).rejects.toThrow(/match\.query/)
     })
 
     it('journals each call: the rule, the envelope code, the outcome, no token', async () => {

@@ -1,20 +1,16 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { Readable, Transform } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
-import {
-  ADMIN_TOKEN_HEADER,
-  ANY_SESSION,
-  type FaultAction,
-  type JournalEntry,
-} from '../../shared/emu-control'
+import { ADMIN_TOKEN_HEADER, ANY_SESSION, type FaultAction } from '../../shared/emu-control'
 import { CODE } from '../../shared/envelope'
-import { MSG } from '../../shared/messages'
+import { MSG, SERVER_MSG } from '../../shared/messages'
 import type { EmuClock } from '../emulator/clock'
-import { Journal, tokenKey } from './journal'
-import { type Firing, RuleStore } from './rule-store'
+import { BODY_KEEP, Journal, type JournalRecord, tokenKey } from './journal'
+import type { Recorder } from './recorder'
+import { bodyFields, type Fields, headerFields, queryFields } from './request-fields'
+import { type Firing, type RequestFacts, RuleStore } from './rule-store'
 
 export type SessionFault = 'expire' | 'revoke'
 
@@ -71,6 +67,8 @@ export class FaultLayer {
   private readonly pendingAny: PendingAny[] = []
   private readonly scenarios = new Map<string | null, string>()
   private readonly hung = new Set<Socket>()
+  /** Recordings in progress, by scope (null: every call). */
+  readonly recorders = new Map<string | null, Recorder>()
   private readonly sessionListeners = new Set<SessionListener>()
 
   private adminToken: string | undefined
@@ -188,6 +186,8 @@ export class FaultLayer {
   reset(scope?: string): void {
     this.rules.clear(scope)
     this.journal?.clear(scope)
+    if (scope === undefined) this.recorders.clear()
+    else this.recorders.delete(scope)
     if (scope === undefined) {
       this.sessionFaults.clear()
       this.sessionLimits.clear()
@@ -262,7 +262,7 @@ export class FaultLayer {
     const scope = header ?? token
     const now = this.clock.nowFor(scope)
     const internal = this.isInternal(request)
-    let entry: JournalEntry | null = null
+    let entry: JournalRecord | null = null
     if (this.journal && !internal) {
       const scopeKey = header ?? (token ? tokenKey(token) : null)
       entry = this.journal.open({
@@ -272,6 +272,7 @@ export class FaultLayer {
         url: request.url,
         scope: scopeKey,
         scopeKey,
+        headers: request.headers,
       })
     }
     if (entry) this.track(entry, request, reply)
@@ -288,13 +289,58 @@ export class FaultLayer {
       }
       return true
     }
-    const q = request.url.indexOf('?')
-    const firing = this.rules.decide({
+    const facts = this.facts(request, scope, now)
+    if (hasBody(request) && this.rules.needsBody(facts)) {
+      // A rule tests body fields: decide once the body is read (decideWithBody, from preParsing).
+      request.faultFacts = facts
+      return
+    }
+    return this.fire(this.rules.decide(facts), facts, request, reply, entry)
+  }
+
+  private facts(request: FastifyRequest, scope: string | null, now: number): RequestFacts {
+    const url = request.url
+    const q = url.indexOf('?')
+    return {
       method: request.method,
-      path: q < 0 ? request.url : request.url.slice(0, q),
+      path: q < 0 ? url : url.slice(0, q),
       scope,
       now,
-    })
+      query: () => queryFields(url),
+      headers: () => headerFields(request.headers),
+    }
+  }
+
+  /**
+   * preParsing, for a request whose decision waits for its body: reads it whole (up to `limit`
+   * bytes), decides, and hands the body on — to the emulator's parser or to the upstream —
+   * unless the layer answered.
+   */
+  async decideWithBody(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: Readable,
+    limit: number,
+  ): Promise<{ verdict: Verdict; body: Readable }> {
+    const facts = request.faultFacts
+    request.faultFacts = null
+    const bytes = await readAll(payload, limit)
+    const entry = request.journalEntry
+    if (entry) this.journal?.setRequestBody(entry, bytes)
+    const body = Object.assign(Readable.from([bytes]), { receivedEncodedLength: bytes.length })
+    if (!facts) return { verdict: undefined, body }
+    const type = request.headers['content-type']
+    const withBody = { ...facts, body: () => bodyFields(bytes, type) }
+    return { verdict: this.fire(this.rules.decide(withBody), withBody, request, reply, entry), body }
+  }
+
+  private fire(
+    firing: Firing | null,
+    facts: RequestFacts,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    entry: JournalRecord | null,
+  ): Verdict {
     if (!firing) return
     request.faultNote = `rule:${firing.rule.id}`
     if (entry) {
@@ -305,11 +351,12 @@ export class FaultLayer {
         action: firing.action.type,
       }
     }
-    return this.apply(firing, request, reply, entry)
+    const action = templated(firing, facts)
+    return this.apply({ ...firing, action }, request, reply, entry)
   }
 
   /** Completes the journal entry when the connection is done with the request, however that happens. */
-  private track(entry: JournalEntry, request: FastifyRequest, reply: FastifyReply): void {
+  private track(entry: JournalRecord, request: FastifyRequest, reply: FastifyReply): void {
     const started = performance.now()
     const done = () => {
       if (entry.durationMs !== null) return
@@ -328,7 +375,7 @@ export class FaultLayer {
     { action, random }: Firing,
     request: FastifyRequest,
     reply: FastifyReply,
-    entry: JournalEntry | null,
+    entry: JournalRecord | null,
   ): Verdict {
     switch (action.type) {
       case 'envelope': {
@@ -341,11 +388,7 @@ export class FaultLayer {
       }
       case 'status': {
         if (action.headers) reply.headers(action.headers)
-        const body = action.body ?? {
-          code: action.status,
-          msg: STATUS_CODES[action.status] ?? 'Error',
-          data: null,
-        }
+        const body = action.body ?? { code: action.status, msg: statusMessage(action.status), data: null }
         reply.code(action.status)
         if (typeof body === 'string') reply.type('text/plain; charset=utf-8')
         reply.send(body)
@@ -361,11 +404,42 @@ export class FaultLayer {
         socket.once('close', () => this.hung.delete(socket))
         return true
       }
-      case 'reset':
+      case 'reset': {
         if (entry) entry.outcome = 'reset'
         reply.hijack()
-        request.raw.socket.resetAndDestroy()
+        const socket = request.raw.socket
+        if (action.after === 'head') {
+          // A status line and headers announcing a body, part of it, then the reset: bytes of an
+          // answer arrived, so the browser reports the failure instead of retrying.
+          socket.write(
+            'HTTP/1.1 200 OK\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: 64\r\n\r\n{"code":',
+            () => setTimeout(() => socket.resetAndDestroy(), 20),
+          )
+        } else socket.resetAndDestroy()
         return true
+      }
+      case 'timeout': {
+        if (entry) entry.outcome = 'timeout'
+        reply.hijack()
+        const socket = request.raw.socket
+        this.hung.add(socket)
+        const timer = setTimeout(() => socket.destroy(), action.ms)
+        socket.once('close', () => {
+          clearTimeout(timer)
+          this.hung.delete(socket)
+        })
+        return true
+      }
+      case 'latency': {
+        const jitter = action.jitterMs ?? 0
+        const ms = Math.max(0, action.ms + Math.round((random() * 2 - 1) * jitter))
+        return sleep(ms)
+      }
+      case 'bandwidth':
+      case 'slicer':
+      case 'slowClose':
+        request.shapeReply = action
+        return undefined
       case 'empty':
         if (entry) entry.outcome = 'empty'
         reply.hijack()
@@ -388,6 +462,18 @@ export class FaultLayer {
    * for `truncate`, whose payload may have to be read first.
    */
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+    if (this.recorders.size > 0 && request.faultNote === null) this.record(request, reply, payload)
+    const shape = request.shapeReply
+    if (shape) {
+      return toBuffer(payload).then((body) => {
+        const entry = request.journalEntry
+        if (entry) {
+          entry.code = envelopeCode(body)
+          this.journal?.setResponse(entry, reply.getHeaders(), body, body.length)
+        }
+        return shapeAnswer(shape, body, reply)
+      })
+    }
     if (request.truncateReply) {
       if (request.journalEntry) request.journalEntry.outcome = 'truncated'
       return FaultLayer.truncate(payload, reply)
@@ -396,14 +482,46 @@ export class FaultLayer {
     if (!entry) return payload
     if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
       entry.code = envelopeCode(payload)
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload
+      this.journal?.setResponse(entry, reply.getHeaders(), body, body.length)
       return payload
     }
-    if (payload instanceof Readable && isJson(reply.getHeader('content-type'))) {
-      return tapEnvelopeCode(payload, (code) => {
-        entry.code = code
+    if (payload instanceof Readable) {
+      const json = isJson(reply.getHeader('content-type'))
+      return tapBody(payload, (kept, bytes) => {
+        if (json) entry.code = bytes <= TAP_LIMIT ? envelopeCode(kept) : null
+        this.journal?.setResponse(entry, reply.getHeaders(), kept, bytes)
       })
     }
+    this.journal?.setResponse(entry, reply.getHeaders(), null, 0)
     return payload
+  }
+
+  /** Hands an answer nobody faked to the recording of its scope (or the unscoped one), if it wants it. */
+  private record(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return
+    const scope = FaultLayer.scopeOf(request)
+    const recorder = (scope === null ? undefined : this.recorders.get(scope)) ?? this.recorders.get(null)
+    if (!recorder?.wants(request.method, request.url, request.headers)) return
+    const type = reply.getHeader('content-type')
+    recorder.add(
+      request.method,
+      request.url,
+      reply.statusCode,
+      typeof type === 'string' ? type : undefined,
+      typeof payload === 'string' ? Buffer.from(payload) : payload,
+    )
+  }
+
+  /**
+   * preParsing: keeps the first bytes of the request's body for the journal while passing every
+   * byte on unchanged, to the emulator's parser or to the upstream.
+   */
+  tapRequestBody(request: FastifyRequest, payload: Readable): Readable {
+    const entry = request.journalEntry
+    const journal = this.journal
+    if (!entry || !journal || !hasBody(request)) return payload
+    return tapBody(payload, (kept, bytes) => journal.setRequestBody(entry, kept, bytes), BODY_KEEP)
   }
 
   /**
@@ -434,6 +552,120 @@ export class FaultLayer {
       },
     })
   }
+}
+
+/** The message of a `status` fault without a body: what the app would show for that status. */
+export function statusMessage(status: number): string {
+  if (status === 401 || status === 403) return MSG.sessionExpired
+  if (status === 404) return SERVER_MSG.notFound
+  if (status === 413) return SERVER_MSG.payloadTooLarge
+  if (status === 429) return SERVER_MSG.rateLimited
+  if (status === 400 || status === 422) return SERVER_MSG.invalidInput
+  if (status >= 500) return SERVER_MSG.internal
+  return MSG.requestFailed
+}
+
+/** A stub answer with `{{…}}` filled from the request, when its action asks for it. */
+function templated(firing: Firing, facts: RequestFacts): FaultAction {
+  const action = firing.action
+  if (!('template' in action) || action.template !== true) return action
+  let query: Fields | null = null
+  let headers: Fields | null = null
+  let body: Fields | null = null
+  const value = (name: string): string | number | undefined => {
+    if (name === 'counter') return firing.rule.fired
+    if (name === 'now') return facts.now
+    if (name === 'nowIso') return new Date(facts.now).toISOString()
+    if (name === 'request.path') return facts.path
+    if (name === 'request.method') return facts.method
+    const m = /^request\.(query|headers|body)\.(.+)$/.exec(name)
+    if (!m?.[2]) return undefined
+    const part = m[1]
+    let fields: Fields
+    if (part === 'query') {
+      query ??= facts.query?.() ?? new Map()
+      fields = query
+    } else if (part === 'headers') {
+      headers ??= facts.headers?.() ?? new Map()
+      fields = headers
+    } else {
+      body ??= facts.body?.() ?? new Map()
+      fields = body
+    }
+    return fields.get(part === 'headers' ? m[2].toLowerCase() : m[2])?.[0]
+  }
+  const fill = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const whole = /^\{\{\s*(counter|now)\s*\}\}$/.exec(v)
+      if (whole?.[1]) return value(whole[1])
+      return v.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (all, name: string) => {
+        const got = value(name)
+        return got === undefined ? all : String(got)
+      })
+    }
+    if (Array.isArray(v)) return v.map(fill)
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]))
+    return v
+  }
+  if (action.type === 'envelope') {
+    return {
+      ...action,
+      ...(action.msg === undefined ? {} : { msg: String(fill(action.msg)) }),
+      ...(action.message === undefined ? {} : { message: String(fill(action.message)) }),
+      data: fill(action.data ?? null),
+    }
+  }
+  if (action.type === 'status') return { ...action, body: fill(action.body) }
+  return action
+}
+
+export type ShapeAction = Extract<FaultAction, { type: 'bandwidth' | 'slicer' | 'slowClose' }>
+
+/**
+ * The answer's bytes, sent the way the action says: at a bandwidth, in slices, or whole with its
+ * end held back. The head goes out at once; for bandwidth and slicer it announces the full length.
+ */
+export function shapeAnswer(action: ShapeAction, body: Buffer, reply: FastifyReply): Readable {
+  reply.removeHeader('transfer-encoding')
+  let chunks: Buffer[]
+  let gapMs: number
+  let holdMs = 0
+  if (action.type === 'slowClose') {
+    // No length: the body ends only when the stream does, so the client waits for the close.
+    reply.removeHeader('content-length')
+    chunks = [body]
+    gapMs = 0
+    holdMs = action.ms
+  } else {
+    reply.header('content-length', body.length)
+    const size =
+      action.type === 'slicer' ? action.chunkBytes : Math.max(1, Math.floor(action.bytesPerSecond / 10))
+    gapMs = action.type === 'slicer' ? action.delayMs : Math.round((size / action.bytesPerSecond) * 1000)
+    chunks = []
+    for (let i = 0; i < body.length; i += size) chunks.push(body.subarray(i, i + size))
+  }
+  let i = 0
+  let timer: NodeJS.Timeout | undefined
+  return new Readable({
+    read() {
+      if (timer) return
+      const next = chunks[i++]
+      if (next === undefined) {
+        timer = setTimeout(() => this.push(null), holdMs)
+        return
+      }
+      const send = () => {
+        timer = undefined
+        this.push(next)
+      }
+      if (i === 1 || gapMs === 0) send()
+      else timer = setTimeout(send, gapMs)
+    },
+    destroy(err, cb) {
+      clearTimeout(timer)
+      cb(err)
+    },
+  })
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest()
@@ -491,25 +723,57 @@ function leadingCode(body: string): number | undefined {
   return negative ? -value : value
 }
 
-/** Passes a streamed body through unchanged while keeping its first bytes to read the code from. */
-function tapEnvelopeCode(source: Readable, onCode: (code: number | null) => void): Readable {
+/** Passes a streamed body through unchanged while keeping its first `keep` bytes; `onEnd` gets them and the total. */
+function tapBody(
+  source: Readable,
+  onEnd: (kept: Buffer, bytes: number) => void,
+  keep: number = TAP_LIMIT,
+): Readable & { receivedEncodedLength?: number } {
   const kept: Buffer[] = []
   let keptBytes = 0
-  const tap = new Transform({
+  let bytes = 0
+  const tap: Transform & { receivedEncodedLength?: number } = new Transform({
     transform(chunk: Buffer, _enc, cb) {
-      if (keptBytes <= TAP_LIMIT) {
-        kept.push(chunk)
-        keptBytes += chunk.length
+      bytes += chunk.length
+      tap.receivedEncodedLength = bytes
+      if (keptBytes < keep) {
+        const part = chunk.length > keep - keptBytes ? chunk.subarray(0, keep - keptBytes) : chunk
+        kept.push(part)
+        keptBytes += part.length
       }
       cb(null, chunk)
     },
     flush(cb) {
-      if (keptBytes <= TAP_LIMIT) onCode(envelopeCode(Buffer.concat(kept)))
+      onEnd(Buffer.concat(kept), bytes)
       cb()
     },
   })
   source.on('error', (err) => tap.destroy(err))
   return source.pipe(tap)
+}
+
+const hasBody = (request: FastifyRequest): boolean => {
+  const length = request.headers['content-length']
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
+}
+
+/** A request body, whole; past `limit` bytes, the error Fastify gives for a body too large. */
+async function readAll(payload: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of payload) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)
+    size += buf.length
+    if (size > limit) {
+      payload.destroy()
+      throw Object.assign(new Error('Request body is too large'), {
+        statusCode: 413,
+        code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+      })
+    }
+    chunks.push(buf)
+  }
+  return Buffer.concat(chunks)
 }
 
 async function toBuffer(payload: unknown): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../test-support/test-app'
-import { Journal, redactUrl, tokenKey } from './journal'
+import { BODY_SHOW, Journal, redactBody, redactUrl, tokenKey } from './journal'
 
 const open = (j: Journal, over: Partial<Parameters<Journal['open']>[0]> = {}) =>
   j.open({ at: 1_000, clock: 1_000, method: 'GET', url: '/api/x', scope: null, scopeKey: null, ...over })
@@ -62,6 +62,99 @@ describe('the journal ring', () => {
       '/api/x?token=%5Bredacted%5D&player_id=1&pay_password=%5Bredacted%5D',
     )
     expect(redactUrl('/api/x?player_id=1')).toBe('/api/x?player_id=1')
+  })
+})
+
+describe('headers and bodies in the journal', () => {
+  const json = { 'content-type': 'application/json' }
+  const form = { 'content-type': 'application/x-www-form-urlencoded' }
+
+  it('keeps them, redacted: token and admin token headers, passwords, payment passwords, tokens in answers', () => {
+    const j = new Journal(10)
+    const e = open(j, {
+      method: 'POST',
+      url: '/api/api2/withdraw?player_id=7',
+      headers: {
+        ...form,
+        token: 'secret-token-1',
+        'x-emu-admin-token': 'admin-secret',
+        'x-client': 'ios 17',
+      },
+    })
+    j.setRequestBody(e, Buffer.from('amount=20&pay_password=123456&address=TXyz'))
+    j.setResponse(e, json, Buffer.from('{"code":1,"data":{"token":"tok-2","id":3}}'), 42)
+    const [shown] = j.query({})
+    expect(shown?.request).toMatchObject({
+      query: { player_id: ['7'] },
+      headers: { token: '[redacted]', 'x-emu-admin-token': '[redacted]', 'x-client': 'ios 17' },
+      body: 'amount=20&pay_password=%5Bredacted%5D&address=TXyz',
+      bodyBytes: 42,
+    })
+    expect(shown?.response?.body).toBe('{"code":1,"data":{"token":"[redacted]","id":3}}')
+    const text = JSON.stringify(shown)
+    for (const secret of ['secret-token-1', 'admin-secret', '123456', 'tok-2'])
+      expect(text).not.toContain(secret)
+  })
+
+  it('redacts JSON, form and multipart bodies, and JSON cut short', () => {
+    expect(
+      redactBody(
+        Buffer.from('{"phone":"138","password":"demo1234","a":[{"old_password":"x"}]}'),
+        'application/json',
+      ).text,
+    ).toBe('{"phone":"138","password":"[redacted]","a":[{"old_password":"[redacted]"}]}')
+    const multipart =
+      '--b\r\nContent-Disposition: form-data; name="phone"\r\n\r\n138\r\n--b\r\nContent-Disposition: form-data; name="password"\r\n\r\ndemo1234\r\n--b--\r\n'
+    const shown = redactBody(Buffer.from(multipart), 'multipart/form-data; boundary=b').text
+    expect(shown).toContain('138')
+    expect(shown).not.toContain('demo1234')
+    expect(redactBody(Buffer.from('{"token":"abcdef","x":"'), 'application/json').text).not.toContain(
+      'abcdef',
+    )
+  })
+
+  it('bounds each body and the whole journal', () => {
+    const j = new Journal(50, 64 * 1024)
+    const big = Buffer.alloc(20_000, 'a')
+    const first = open(j, { headers: json })
+    j.setRequestBody(first, big)
+    const [shown] = j.query({})
+    expect(shown?.request?.body?.length).toBe(BODY_SHOW + 1)
+    expect(shown?.request).toMatchObject({ truncated: true, bodyBytes: 20_000 })
+    for (let i = 0; i < 10; i++) {
+      const e = open(j, { headers: json })
+      e.outcome = 'answered'
+      j.setRequestBody(e, big)
+    }
+    expect(j.detailSize).toBeLessThanOrEqual(64 * 1024)
+    const entries = j.query({})
+    expect(entries).toHaveLength(11)
+    // The oldest lost their details, the newest kept them.
+    expect(entries[1]?.request).toBeNull()
+    expect(entries.at(-1)?.request?.bodyBytes).toBe(20_000)
+  })
+
+  it('filters by query parameter, header and body field: equal, regex, present, absent', () => {
+    const j = new Journal(10)
+    const a = open(j, {
+      method: 'POST',
+      url: '/api/w?player_id=7',
+      headers: { ...json, 'x-client': 'ios 17' },
+    })
+    j.setRequestBody(a, Buffer.from('{"amount":"500","to":{"chain":"TRC20"},"pay_password":"1"}'))
+    const b = open(j, { method: 'POST', url: '/api/w?player_id=8', headers: form })
+    j.setRequestBody(b, Buffer.from('amount=20'))
+    const seqs = (f: Parameters<Journal['query']>[0]) => j.query(f).map((e) => e.seq)
+    expect(seqs({ query: 'player_id=7' })).toEqual([a.seq])
+    expect(seqs({ query: ['player_id~=^[78]$'] })).toEqual([a.seq, b.seq])
+    expect(seqs({ header: 'X-Client~=^ios' })).toEqual([a.seq])
+    expect(seqs({ body: 'amount=500' })).toEqual([a.seq])
+    expect(seqs({ body: { amount: 20 } })).toEqual([b.seq])
+    expect(seqs({ body: 'to.chain=TRC20' })).toEqual([a.seq])
+    expect(seqs({ body: 'pay_password' })).toEqual([a.seq])
+    // A secret is stored redacted: it matches as present, never by its value.
+    expect(seqs({ body: 'pay_password=1' })).toEqual([])
+    expect(seqs({ body: '!pay_password' })).toEqual([b.seq])
   })
 })
 

@@ -140,3 +140,97 @@ describe('rule schedules', () => {
     expect(() => store.add({ action: status503, probability: 2 }, 0)).toThrow()
   })
 })
+
+describe('matchers on query, headers and body fields', () => {
+  const fields = (pairs: Record<string, string>) => () =>
+    new Map(Object.entries(pairs).map(([k, v]) => [k, [v]]))
+
+  it('equality, regex and presence, every test must hold', () => {
+    const store = new RuleStore()
+    store.add(
+      {
+        match: {
+          path: '/api/**',
+          query: { player_id: 7 },
+          headers: { 'X-Client': { matches: '^ios' } },
+          body: { pay_password: { present: true }, amount: { equals: '500' } },
+        },
+        action: status503,
+      },
+      0,
+    )
+    const full = {
+      query: fields({ player_id: '7' }),
+      headers: fields({ 'x-client': 'ios 17' }),
+      body: fields({ pay_password: '1', amount: '500' }),
+    }
+    expect(store.decide(req(full))).not.toBeNull()
+    expect(store.decide(req({ ...full, query: fields({ player_id: '8' }) }))).toBeNull()
+    expect(store.decide(req({ ...full, headers: fields({ 'x-client': 'android' }) }))).toBeNull()
+    expect(store.decide(req({ ...full, body: fields({ amount: '500' }) }))).toBeNull()
+    expect(store.decide(req({ ...full, body: fields({ pay_password: '1', amount: '50' }) }))).toBeNull()
+    // A call that fails a test is not counted as matched.
+    expect(store.list()[0]?.matched).toBe(1)
+    const absent = new RuleStore()
+    absent.add({ match: { query: { debug: { present: false } } }, action: status503 }, 0)
+    expect(absent.decide(req({ query: fields({ debug: '1' }) }))).toBeNull()
+    expect(absent.decide(req({ query: fields({}) }))).not.toBeNull()
+  })
+
+  it('says when a decision must wait for the body', () => {
+    const store = new RuleStore()
+    store.add({ match: { path: '/api/api2/withdraw', body: { amount: '1' } }, action: status503 }, 0)
+    expect(store.needsBody(req({ path: '/api/api2/withdraw' }))).toBe(true)
+    expect(store.needsBody(req({ path: '/api/api/getBalance' }))).toBe(false)
+  })
+
+  it('refuses a path with a query string, and a bad regex, naming the field', () => {
+    const store = new RuleStore()
+    expect(() => store.add({ match: { path: '/api/x?player_id=1' }, action: status503 }, 0)).toThrow(
+      /match\.query/,
+    )
+    expect(() => store.add({ match: { query: { a: { matches: '(' } } }, action: status503 }, 0)).toThrow(
+      /regular expression/,
+    )
+  })
+})
+
+describe('state machines', () => {
+  it('a rule fires only in its state and moves the machine; each scope has its own machine', () => {
+    const store = new RuleStore()
+    const rule = (whenState: string, setState: string, code: number, scope?: string) =>
+      store.add(
+        {
+          inScenario: 'm',
+          whenState,
+          setState,
+          action: { type: 'envelope', code },
+          ...(scope ? { scope } : {}),
+        },
+        0,
+      )
+    for (const scope of ['a', 'b']) {
+      rule('Started', 'two', 1, scope)
+      rule('two', 'three', 2, scope)
+      rule('three', 'Started', 3, scope)
+    }
+    const codes = (scope: string, n: number) => {
+      const out: unknown[] = []
+      for (let i = 0; i < n; i++) {
+        const f = store.decide(req({ scope }))
+        out.push(f?.action.type === 'envelope' ? f.action.code : null)
+      }
+      return out
+    }
+    expect(codes('a', 4)).toEqual([1, 2, 3, 1])
+    expect(codes('b', 1)).toEqual([1])
+    expect(store.stateOf('a', 'm')).toBe('two')
+    expect(store.stateOf('b', 'm')).toBe('two')
+    store.setState('a', 'm', 'three')
+    expect(codes('a', 1)).toEqual([3])
+    store.clear('a')
+    expect(store.stateOf('a', 'm')).toBe('Started')
+    expect(store.stateOf('b', 'm')).toBe('two')
+    expect(() => store.add({ whenState: 'x', action: status503 }, 0)).toThrow(/inScenario/)
+  })
+})

@@ -4,9 +4,17 @@ import {
   type FaultRule,
   type FaultRuleInput,
   faultRuleInputSchema,
+  type MachineState,
+  STARTED,
 } from '../../shared/emu-control'
 import { globToRegExp } from './glob'
+import { type FieldCheck, type Fields, fieldChecks } from './request-fields'
 import { seededRandom } from './rng'
+
+/** A rule that parses but cannot work as given. */
+export class RuleInputError extends Error {
+  override name = 'RuleInputError'
+}
 
 export interface RequestFacts {
   readonly method: string
@@ -14,7 +22,14 @@ export interface RequestFacts {
   /** x-emu-scope, else the session token, else null. */
   readonly scope: string | null
   readonly now: number
+  /** Query parameters, headers and body fields, read only when a rule asks. */
+  readonly query?: () => Fields
+  readonly headers?: () => Fields
+  readonly body?: () => Fields
 }
+
+const NO_FIELDS: Fields = new Map()
+const none = () => NO_FIELDS
 
 export interface Firing {
   readonly rule: FaultRule
@@ -27,6 +42,11 @@ interface StoredRule {
   rule: FaultRule
   pathRe: RegExp
   random: () => number
+  query: FieldCheck[]
+  headers: FieldCheck[]
+  body: FieldCheck[]
+  /** The answer is a template that reads body fields. */
+  templateBody: boolean
 }
 
 /**
@@ -52,8 +72,44 @@ export class RuleStore {
     this.seedValue = seed
   }
 
+  /** Where each state machine is, by scope and name; absent means `Started`. */
+  private readonly states = new Map<string, string>()
+
+  private static key(scope: string | null | undefined, name: string): string {
+    return JSON.stringify([scope ?? null, name])
+  }
+
+  stateOf(scope: string | null, name: string): string {
+    return this.states.get(RuleStore.key(scope, name)) ?? STARTED
+  }
+
+  setState(scope: string | null, name: string, state: string): void {
+    this.states.set(RuleStore.key(scope, name), state)
+  }
+
+  /** Every machine that has rules or has moved, or one scope's. */
+  machines(scope?: string | null): MachineState[] {
+    const seen = new Map<string, MachineState>()
+    const note = (s: string | null, name: string) => {
+      if (scope !== undefined && s !== scope) return
+      seen.set(RuleStore.key(s, name), { scope: s, name, state: this.stateOf(s, name) })
+    }
+    for (const { rule } of this.rules) if (rule.inScenario) note(rule.scope ?? null, rule.inScenario)
+    for (const k of this.states.keys()) {
+      const [s, name] = JSON.parse(k) as [string | null, string]
+      note(s, name)
+    }
+    return [...seen.values()]
+  }
+
   add(input: FaultRuleInput, now: number): FaultRule {
     const parsed = faultRuleInputSchema.parse(input)
+    if (
+      (parsed.whenState !== undefined || parsed.setState !== undefined) &&
+      parsed.inScenario === undefined
+    ) {
+      throw new RuleInputError('whenState 与 setState 需要 inScenario（状态机的名字）')
+    }
     const rule: FaultRule = {
       ...parsed,
       id: randomUUID(),
@@ -66,6 +122,13 @@ export class RuleStore {
       rule,
       pathRe: globToRegExp(parsed.match.path),
       random: seededRandom(parsed.seed ?? this.seedValue),
+      query: fieldChecks(parsed.match.query),
+      headers: fieldChecks(parsed.match.headers, true),
+      body: fieldChecks(parsed.match.body),
+      templateBody:
+        'template' in parsed.action &&
+        parsed.action.template === true &&
+        /\{\{\s*request\.body\./.test(JSON.stringify(parsed.action)),
     })
     return rule
   }
@@ -86,8 +149,14 @@ export class RuleStore {
     return true
   }
 
-  /** Removes every rule, or only those of one scope (`null`: the unscoped ones). */
+  /** Removes every rule, or only those of one scope (`null`: the unscoped ones), and their machines' states. */
   clear(scope?: string | null): number {
+    if (scope === undefined) this.states.clear()
+    else {
+      for (const k of [...this.states.keys()]) {
+        if ((JSON.parse(k) as [string | null, string])[0] === scope) this.states.delete(k)
+      }
+    }
     let removed = 0
     for (let i = this.rules.length - 1; i >= 0; i--) {
       const stored = this.rules[i]
@@ -104,12 +173,48 @@ export class RuleStore {
   }
 
   /** The first rule, in the order added, that fires for this request; every matching rule counts the call. */
+  /**
+   * Whether a rule that could fire on this request tests body fields: the decision must then wait
+   * for the body.
+   */
+  needsBody(req: RequestFacts): boolean {
+    for (const { rule, pathRe, body, templateBody } of this.rules) {
+      if ((body.length === 0 && !templateBody) || rule.spent) continue
+      if (rule.scope !== undefined && rule.scope !== req.scope) continue
+      if (rule.match.method !== undefined && rule.match.method !== req.method) continue
+      if (pathRe.test(req.path)) return true
+    }
+    return false
+  }
+
   decide(req: RequestFacts): Firing | null {
     let firing: Firing | null = null
-    for (const { rule, pathRe, random } of this.rules) {
+    let query: Fields | null = null
+    let headers: Fields | null = null
+    let body: Fields | null = null
+    for (const stored of this.rules) {
+      const { rule, pathRe, random } = stored
       if (rule.scope !== undefined && rule.scope !== req.scope) continue
       if (rule.match.method !== undefined && rule.match.method !== req.method) continue
       if (!pathRe.test(req.path)) continue
+      if (stored.query.length > 0) {
+        query ??= (req.query ?? none)()
+        const q = query
+        if (!stored.query.every((c) => c(q))) continue
+      }
+      if (stored.headers.length > 0) {
+        headers ??= (req.headers ?? none)()
+        const h = headers
+        if (!stored.headers.every((c) => c(h))) continue
+      }
+      if (stored.body.length > 0) {
+        body ??= (req.body ?? none)()
+        const b = body
+        if (!stored.body.every((c) => c(b))) continue
+      }
+      if (rule.inScenario !== undefined && rule.whenState !== undefined) {
+        if (this.stateOf(rule.scope ?? null, rule.inScenario) !== rule.whenState) continue
+      }
       rule.matched++
       if (firing) continue
       if (rule.spent) continue
@@ -119,6 +224,9 @@ export class RuleStore {
       if (rule.every !== undefined && (rule.matched - rule.after) % rule.every !== 0) continue
       if (rule.probability < 1 && random() >= rule.probability) continue
       rule.fired++
+      if (rule.inScenario !== undefined && rule.setState !== undefined) {
+        this.setState(rule.scope ?? null, rule.inScenario, rule.setState)
+      }
       if (rule.times !== undefined && rule.fired >= rule.times) rule.spent = true
       if (rule.match.nth !== undefined) rule.spent = true
       firing = { rule, action: rule.action, random }

@@ -8,7 +8,7 @@ import { scenarioSchema } from '../../shared/emu-control'
 import { ROOT_DIR } from '../paths'
 import { DEMO } from '../test-support/test-app'
 import { type LiveServer, liveLogin, startLive } from './live-servers'
-import { fillTemplate, loadScenarioFile, pick, ScenarioFileError } from './scenarios'
+import { checkScenario, fillTemplate, loadScenarioFile, pick, ScenarioFileError } from './scenarios'
 
 const DIR = join(ROOT_DIR, 'fixtures', 'scenarios')
 const NAMED = [
@@ -107,7 +107,7 @@ describe('activating each scenario', () => {
     await live.close()
   }, 120_000)
   beforeEach(async () => {
-    await emu.reset()
+    await emu.reset({ all: true })
   })
 
   const demo = async () => {
@@ -163,7 +163,7 @@ describe('activating each scenario', () => {
     await emu.activate('network-down')
     expect(await p.balance()).toBe('ECONNRESET')
     expect(await p.balance()).toBe('ECONNRESET')
-    await emu.reset()
+    await emu.reset({ all: true })
     expect(await call(live.url, '/api/api2/announcement', {})).toBe(1)
   })
 
@@ -201,7 +201,7 @@ describe('activating each scenario', () => {
       ]),
     )
     // Reset returns to the seed.
-    await emu.reset()
+    await emu.reset({ all: true })
     const again = await liveLogin(live.url)
     const seeded = await fetch(`${live.url}/api/api/getBalance?player_id=${again.playerId}`, {
       headers: { token: again.token },
@@ -300,6 +300,27 @@ describe('activating each scenario', () => {
     expect((await scoped.state()).scenario).toBe('body-401')
   })
 
+  it('maintenance-window: a three-state machine per scope — 503, then late, then through', async () => {
+    const p = await demo()
+    const path = `/api/api/getBalance?player_id=${p.playerId}`
+    for (const scope of ['sm-1', 'sm-2']) await emu.withScope(scope).activate('maintenance-window')
+    const headers = (scope: string) => ({ ...p.headers, 'x-emu-scope': scope })
+    expect(await call(live.url, path, headers('sm-1'))).toBe(503)
+    expect(await emu.withScope('sm-1').states()).toEqual([
+      { scope: 'sm-1', name: 'maintenance', state: 'recovering' },
+    ])
+    // The second call is held 2 s: a 500 ms client gives up on it.
+    expect(await call(live.url, path, headers('sm-1'), 500)).toBe('TIMEOUT')
+    expect(await call(live.url, path, headers('sm-1'))).toBe(1)
+    expect((await emu.withScope('sm-1').states())[0]?.state).toBe('up')
+    // The other scope's machine has not moved.
+    expect((await emu.withScope('sm-2').states())[0]?.state).toBe('Started')
+    expect(await call(live.url, path, headers('sm-2'))).toBe(503)
+    // Moved back by hand, it starts over.
+    await emu.withScope('sm-1').setState('maintenance', 'Started')
+    expect(await call(live.url, path, headers('sm-1'))).toBe(503)
+  })
+
   it('a failing step stops the activation with a message naming it', async () => {
     await expect(emu.activate('withdrawal-rejected', { amount: '1' })).rejects.toThrow(/步骤 4 \(withdraw\)/)
     await expect(emu.activate('no-such-scenario')).rejects.toMatchObject({ status: 404 })
@@ -328,8 +349,34 @@ describe('scenarios in proxy mode', () => {
         token: player.token,
       }),
     ).toBe(1)
-    await expect(emu.activate('deposit-arrives')).rejects.toThrow(
-      /步骤 3 \(the chain confirms it\).*HTTP 404/,
-    )
+    // All or nothing: refused before the first step, so the upstream never saw a call.
+    const upstream = new EmuClient({ url: live.upstreamUrl })
+    const before = await upstream.countRequests({ method: 'POST' })
+    const refused = emu.activate('deposit-arrives')
+    await expect(refused).rejects.toThrow(/未执行，没有任何改动/)
+    await expect(refused).rejects.toThrow(/步骤 3 \(the chain confirms it\) 需要模拟器的数据/)
+    await expect(refused).rejects.toThrow(/步骤 2 .*会在真实上游改动数据/)
+    expect(await upstream.countRequests({ method: 'POST' })).toBe(before)
+    expect((await emu.state()).scenario).toBe('session-expired')
+  })
+
+  it('refuse data steps without allowData, and unknown variables, before anything runs', () => {
+    const scenario = scenarioSchema.parse({
+      name: 'pay',
+      description: 'd',
+      steps: [
+        { method: 'POST', url: '/api/login', multipart: { phone: '1' }, save: { token: 'data.token' } },
+        { method: 'GET', url: '/api/api/getBalance?player_id={{player}}', auth: 'token' },
+        { method: 'POST', url: '/api/api2/withdraw', form: { amount: '{{amount}}' }, auth: 'token' },
+      ],
+    })
+    expect(checkScenario(scenario, ['player', 'amount'], { emulated: true })).toEqual([])
+    const proxy = checkScenario(scenario, ['player', 'amount'], { emulated: false })
+    expect(proxy).toHaveLength(1)
+    expect(proxy[0]).toMatch(/步骤 3 .*allowData/)
+    expect(checkScenario(scenario, ['player', 'amount'], { emulated: false, allowData: true })).toEqual([])
+    expect(checkScenario(scenario, ['amount'], { emulated: true })).toEqual([
+      '步骤 2 (GET /api/api/getBalance?player_id={{player}}) 用到未定义的变量 player',
+    ])
   })
 })

@@ -6,6 +6,7 @@ import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
 import {
   type Activation,
   ADMIN_TOKEN_HEADER,
+  ANY_SESSION,
   type ClockSet,
   type Scenario,
   type ScenarioStep,
@@ -15,6 +16,7 @@ import { CODE, isSuccessCode } from '../../shared/envelope'
 import type { EmuClock } from '../emulator/clock'
 import { ApiError } from '../http/api-error'
 import { INTERNAL_HEADER } from './fault-layer'
+import { assertSessionToken } from './session-tokens'
 
 /** A scenario file that does not parse, named with its file. */
 export class ScenarioFileError extends Error {
@@ -111,6 +113,10 @@ export interface ActivateOptions {
   readonly params: Record<string, string>
   readonly adminToken: string | undefined
   readonly emulated: boolean
+  /** Proxy mode: steps that change data may reach the upstream. */
+  readonly allowData?: boolean | undefined
+  /** The scenario's clock may move the world clock backwards. */
+  readonly force?: boolean | undefined
 }
 
 /**
@@ -126,6 +132,16 @@ export async function activateScenario(
 ): Promise<Activation> {
   const { scope } = opts
   const faults = app.faults
+  const params = { ...scenario.params, ...opts.params }
+  // All or nothing: every step is checked before the first one runs (or touches an upstream).
+  const problems = checkScenario(scenario, Object.keys(params), opts)
+  if (problems.length > 0) {
+    throw new ApiError(
+      CODE.conflict,
+      `场景 ${scenario.name} 未执行，没有任何改动：\n${problems.join('\n')}`,
+      409,
+    )
+  }
   // An activation replaces its scope's set-up (or the unscoped one); other scopes keep theirs.
   faults.clearSetup(scope)
   if (scope === null && scenario.reset) {
@@ -140,14 +156,19 @@ export async function activateScenario(
   }
   // Parameters may use the built-ins, e.g. a default phone of "{{uniquePhone}}".
   const vars: Vars = { ...builtIn }
-  for (const [k, v] of Object.entries({ ...scenario.params, ...opts.params }))
-    vars[k] = fillTemplate(v, builtIn)
+  for (const [k, v] of Object.entries(params)) vars[k] = fillTemplate(v, builtIn)
   const steps: Activation['steps'] = []
   for (const [i, step] of scenario.steps.entries()) {
     steps.push(await runStep(app, step, i, vars, opts))
   }
 
-  if (scenario.clock) setClock(scope === null ? clock : clock.forScope(scope), scenario.clock)
+  const sessionTokens = scenario.sessions.map((s) => fillTemplate(s.token, vars))
+  for (const token of sessionTokens) assertSessionToken(app, token, opts.emulated)
+
+  if (scenario.clock) {
+    const set = opts.force ? { ...scenario.clock, force: true } : scenario.clock
+    setClock(scope === null ? clock : clock.forScope(scope), set, scope === null)
+  }
   if (scenario.advanceMs) (scope === null ? clock : clock.forScope(scope)).advance(scenario.advanceMs)
 
   const rules: string[] = []
@@ -163,8 +184,8 @@ export async function activateScenario(
     )
     rules.push(added.id)
   }
-  for (const s of scenario.sessions) {
-    const token = fillTemplate(s.token, vars)
+  for (const [i, s] of scenario.sessions.entries()) {
+    const token = sessionTokens[i] ?? ANY_SESSION
     if (s.fault) faults.failSession(token, s.fault, scope)
     if (s.lifetime) faults.limitSession(token, s.lifetime, scope)
   }
@@ -176,7 +197,83 @@ export async function activateScenario(
   return { scenario: scenario.name, scope, vars: shown, rules, steps }
 }
 
-export function setClock(clock: EmuClock, set: ClockSet): void {
+/**
+ * Sets a clock. For the world clock, a setting that would move it backwards is refused unless
+ * forced (the world has drawn and confirmed up to now); a scope's clock may go anywhere.
+ */
+const BUILT_INS = ['scope', 'now', 'uniquePhone']
+
+/** Control calls the server answers in both modes; every other /__emu call needs the emulator. */
+const CONTROL_IN_BOTH_MODES =
+  /^\/__emu\/(state|reset|seed|faults|sessions|clock|states|requests|scenarios)(\/|\?|$)/
+
+/** A step that changes data: anything but a GET, except logging in. */
+export const isDataStep = (step: ScenarioStep): boolean =>
+  step.method !== 'GET' && !/^\/api\/login(\?|$)/.test(step.url)
+
+const namesIn = (value: unknown): string[] => {
+  const text = typeof value === 'string' ? value : JSON.stringify(value ?? null)
+  return [...text.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)].map((m) => m[1] ?? '')
+}
+
+/**
+ * What would stop a scenario part-way, found before anything runs: variables no parameter,
+ * built-in or earlier step provides; in proxy mode, steps that change data on the real upstream
+ * (unless allowed) and steps that need the emulator.
+ */
+export function checkScenario(
+  scenario: Scenario,
+  paramNames: readonly string[],
+  opts: Pick<ActivateOptions, 'emulated' | 'allowData'>,
+): string[] {
+  const problems: string[] = []
+  const known = new Set([...BUILT_INS, ...paramNames])
+  for (const v of Object.values(scenario.params)) {
+    for (const n of namesIn(v)) if (!BUILT_INS.includes(n)) problems.push(`参数默认值用到未定义的变量 ${n}`)
+  }
+  for (const [i, step] of scenario.steps.entries()) {
+    const name = `步骤 ${i + 1} (${step.name ?? `${step.method} ${step.url}`})`
+    const used = [
+      ...namesIn(step.url),
+      ...namesIn(step.headers),
+      ...namesIn(step.json),
+      ...namesIn(step.form),
+      ...namesIn(step.multipart),
+      ...(step.auth ? [step.auth] : []),
+    ]
+    for (const n of new Set(used)) if (!known.has(n)) problems.push(`${name} 用到未定义的变量 ${n}`)
+    if (!opts.emulated) {
+      if (step.url.startsWith('/__emu/') && !CONTROL_IN_BOTH_MODES.test(step.url)) {
+        problems.push(`${name} 需要模拟器的数据，代理模式下不可用`)
+      } else if (step.url.startsWith('/api/') && isDataStep(step) && !opts.allowData) {
+        problems.push(
+          `${name} 会在真实上游改动数据（${step.method} ${step.url}）；确要执行请加 allowData: true（CLI: --allow-data）`,
+        )
+      }
+    }
+    for (const n of Object.keys(step.save ?? {})) known.add(n)
+  }
+  for (const s of scenario.sessions) {
+    for (const n of namesIn(s.token))
+      if (!known.has(n)) problems.push(`会话 ${s.token} 用到未定义的变量 ${n}`)
+  }
+  return problems
+}
+
+export function setClock(clock: EmuClock, set: ClockSet, world = false): void {
+  if (world && !set.force) {
+    const now = clock.worldNow()
+    const state = clock.state()
+    const real = state.mode === 'frozen' ? Date.now() : now - state.offsetMs
+    const target = set.mode === 'real' ? real : set.mode === 'frozen' ? (set.at ?? now) : real + set.offsetMs
+    if (target < now) {
+      throw new ApiError(
+        CODE.conflict,
+        `世界时钟不能往回拨（从 ${new Date(now).toISOString()} 到 ${new Date(target).toISOString()}）：已开奖的回合、已到账的充值不会撤销。确需回拨请加 force（CLI: --force）`,
+        409,
+      )
+    }
+  }
   if (set.mode === 'real') clock.real()
   else if (set.mode === 'frozen') clock.freeze(set.at)
   else clock.setOffset(set.offsetMs)

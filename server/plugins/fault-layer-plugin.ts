@@ -1,8 +1,9 @@
 import type { preValidationHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
-import type { JournalEntry } from '../../shared/emu-control'
 import type { EmuClock } from '../emulator/clock'
-import { FaultLayer } from '../fault/fault-layer'
+import { FaultLayer, type ShapeAction } from '../fault/fault-layer'
+import type { JournalRecord } from '../fault/journal'
+import type { RequestFacts } from '../fault/rule-store'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,10 +13,14 @@ declare module 'fastify' {
     /** Which fault-layer decision applied to this request, for the log and the journal. */
     faultNote: string | null
     truncateReply: boolean
+    /** An answer to send at a bandwidth, in slices or with a slow close. */
+    shapeReply: ShapeAction | null
     /** This request's journal entry, while the journal is on. */
-    journalEntry: JournalEntry | null
+    journalEntry: JournalRecord | null
     /** Completes the journal entry (idempotent). */
     journalDone: (() => void) | null
+    /** Set when the fault layer's decision waits for the body (a rule tests body fields). */
+    faultFacts: RequestFacts | null
   }
 }
 
@@ -30,8 +35,10 @@ export const faultLayerPlugin = fp(
     app.decorate('faults', layer)
     app.decorateRequest('faultNote', null)
     app.decorateRequest('truncateReply', false)
+    app.decorateRequest('shapeReply', null)
     app.decorateRequest('journalEntry', null)
     app.decorateRequest('journalDone', null)
+    app.decorateRequest('faultFacts', null)
     // One callback hook for /api: the decision is synchronous, and a request let through enters a
     // scope with its own clock, so that from here on its deadline checks read it through requestNow().
     app.addHook('onRequest', (request, reply, done) => {
@@ -58,9 +65,31 @@ export const faultLayerPlugin = fp(
       if (!isApi(route.url) || methods.every((m) => m === 'GET' || m === 'HEAD')) return
       route.preValidation = [reenter, ...[route.preValidation ?? []].flat()]
     })
+    // The request's body: read whole when a rule's decision waits for it, else tapped for the
+    // journal; either way passed on unchanged.
+    const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024
+    app.addHook('preParsing', (request, reply, payload, done) => {
+      if (request.faultFacts) {
+        layer.decideWithBody(request, reply, payload, bodyLimit).then(({ verdict, body }) => {
+          if (verdict === true) return
+          const enter = () => clock.runInScope(FaultLayer.scopeOf(request), () => done(null, body))
+          if (verdict === undefined) return enter()
+          verdict.then(enter, (err: Error) => done(err))
+        }, done)
+        return
+      }
+      if (!request.journalEntry) return done(null, payload)
+      done(null, layer.tapRequestBody(request, payload))
+    })
     // Callback-style hooks: no promise per request on the common path.
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (!request.journalEntry && !request.truncateReply) return done(null, payload)
+      if (
+        !request.journalEntry &&
+        !request.truncateReply &&
+        !request.shapeReply &&
+        layer.recorders.size === 0
+      )
+        return done(null, payload)
       const out = layer.onSend(request, reply, payload)
       if (!(out instanceof Promise)) return done(null, out)
       out.then(

@@ -70,7 +70,7 @@ export const GAME_MSG = {
   toUnknown: '收款地址不存在',
   invalidDigit: '金额个位数无效',
   outOfLimits: '金额超出投注限额',
-  chainSpent: '哈希链的区块已用完，请重置模拟器（POST /__emu/reset）',
+  chainSpent: '哈希链的区块已用完，请重置模拟器（POST /__emu/reset?scope=*）',
 } as const
 
 /** Rounds without bets older than this many per game are not recorded when the clock jumps far ahead. */

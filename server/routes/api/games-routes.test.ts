@@ -303,6 +303,6 @@ describe('games API', () => {
       round_id: round.round_id,
       bets: [{ bet_type: 'big', amount: '1' }],
     })
-    expect(res.msg).toBe('哈希链的区块已用完，请重置模拟器（POST /__emu/reset）')
+    expect(res.msg).toBe('哈希链的区块已用完，请重置模拟器（POST /__emu/reset?scope=*）')
   })
 })

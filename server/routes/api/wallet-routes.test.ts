@@ -299,7 +299,7 @@ describe('withdrawal', () => {
     expect(row).toMatchObject({ status: 'rejected', status_label: '已退回', reason: '风控审核未通过' })
     expect((await balance()).balance).toBe('1000.00')
     // A reset reads fixtures/wallet.json again.
-    const reset = await t.app.inject({ method: 'POST', url: '/__emu/reset', payload: {} })
+    const reset = await t.app.inject({ method: 'POST', url: '/__emu/reset', payload: { scope: '*' } })
     expect(reset.json()).toMatchObject({ code: 1 })
     const settings = await t.app.inject({ url: '/__emu/wallet/settings' })
     expect(settings.json().data.withdrawal).toMatchObject({

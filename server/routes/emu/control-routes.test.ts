@@ -107,6 +107,57 @@ describe('scopes', () => {
     expect(state.scopes.map((s) => s.scope)).toEqual(['test-b'])
   })
 
+  it('every call takes the scope from ?scope= or the header, POSTs included; reset names its scope', async () => {
+    live = await startLive('emulator')
+    const root = new EmuClient({ url: live.url })
+    const post = (path: string, init: RequestInit = {}) =>
+      getJson(`${live?.url}/__emu${path}`, { method: 'POST', ...init })
+    const global = await root.fault('/api/api2/announcement', { type: 'status', status: 503 })
+    const inZ = await root.withScope('zzz').fault('/api/**', { type: 'hang' })
+    const inY = await root.withScope('yyy').fault('/api/**', { type: 'hang' })
+    const player = await root.login()
+    await root.withScope('yyy').expireSession(player.token)
+
+    // A scenario activated with ?scope= is that scope's only.
+    expect((await post('/scenarios/network-down/activate?scope=zzz')).body).toMatchObject({
+      code: 1,
+      data: { scope: 'zzz' },
+    })
+    expect((await root.state()).scenario).toBeNull()
+    expect((await root.withScope('zzz').state()).scenario).toBe('network-down')
+
+    // Reset of one scope, named in the query, leaves every other scope and the unscoped rules.
+    expect((await post('/reset?scope=zzz')).body).toMatchObject({ code: 1, data: { scope: 'zzz' } })
+    const ids = (await root.faults()).map((r) => r.id)
+    expect(ids).toContain(global.id)
+    expect(ids).toContain(inY.id)
+    expect(ids).not.toContain(inZ.id)
+    expect((await root.state()).sessionFaults).toHaveLength(1)
+
+    // A reset that names no scope is refused; `*` is everything.
+    const bare = await post('/reset')
+    expect(bare).toMatchObject({ status: 400, body: { code: 40000 } })
+    expect(bare.body.msg).toMatch(/scope=\*/)
+    expect((await root.faults()).length).toBe(2)
+    // Two different scopes in one call are refused.
+    const clash = await post('/faults?scope=a', {
+      headers: { 'content-type': 'application/json', 'x-emu-scope': 'b' },
+      body: JSON.stringify({ action: { type: 'hang' } }),
+    })
+    expect(clash).toMatchObject({ status: 400 })
+    // A scope sees only its own rules by id.
+    await expect(root.withScope('zzz').getFault(inY.id)).rejects.toMatchObject({ status: 404 })
+    await expect(root.withScope('zzz').deleteFault(inY.id)).rejects.toMatchObject({ status: 404 })
+    expect(await root.withScope('yyy').getFault(inY.id)).toMatchObject({ id: inY.id })
+
+    await root.withScope('yyy').reset()
+    expect((await root.state()).sessionFaults).toEqual([])
+    // The domains' controls take ?scope= too (their data is shared, so it narrows nothing).
+    expect((await getJson(`${live?.url}/__emu/deposits?scope=yyy`)).body.code).toBe(1)
+    expect((await post('/reset?scope=*')).body).toMatchObject({ code: 1, data: { scope: '*' } })
+    expect(await root.faults()).toEqual([])
+  })
+
   it('a rule scoped to a session token applies to that token only', async () => {
     live = await startLive('emulator')
     const emu = new EmuClient({ url: live.url })
@@ -161,8 +212,8 @@ describe('the control API', () => {
       body: new URLSearchParams({ phone, purpose: 'register' }).toString(),
     })
     expect(await emu.sms(phone)).toHaveLength(1)
-    await emu.freezeClock(1_700_000_000_000)
-    await emu.reset({ seed: 9 })
+    await emu.freezeClock(1_700_000_000_000, { force: true })
+    await emu.reset({ all: true, seed: 9 })
     expect(await emu.sms(phone)).toHaveLength(0)
     const state = await emu.state()
     expect(state).toMatchObject({ mode: 'emulator', seed: 9, rules: [], scenario: null })
@@ -177,7 +228,7 @@ describe('the control API', () => {
       return ((await r.json()) as { code: number }).code === 503 ? '1' : '0'
     }
     const run = async (seed: number) => {
-      await emu.reset({ seed })
+      await emu.reset({ all: true, seed })
       await emu.fault('/api/api2/announcement', { type: 'status', status: 503 }, { probability: 0.5 })
       let out = ''
       for (let i = 0; i < 24; i++) out += await code()
@@ -189,12 +240,29 @@ describe('the control API', () => {
     expect(await run(1234)).toBe(first)
     expect(await run(4321)).not.toBe(first)
 
-    await emu.reset()
+    await emu.reset({ all: true })
     const frozen = await emu.freezeClock(1_800_000_000_000)
     await emu.fault('/api/api2/announcement', { type: 'status', status: 503 }, { until: frozen.now + 60_000 })
     expect(await code()).toBe('1')
     await emu.advanceClock(60_000)
     expect(await code()).toBe('0')
+  })
+
+  it('refuses to move the world clock backwards unless forced; scope clocks may go back', async () => {
+    live = await startLive('emulator')
+    const emu = new EmuClient({ url: live.url })
+    const ahead = await emu.advanceClock(3_600_000)
+    await expect(emu.realClock()).rejects.toMatchObject({ status: 409 })
+    await expect(emu.freezeClock(ahead.now - 60_000)).rejects.toThrow(/force/)
+    await expect(emu.setClock({ mode: 'offset', offsetMs: 0 })).rejects.toThrow(/不能往回拨/)
+    expect((await emu.clock()).offsetMs).toBe(3_600_000)
+    // Forward, or standing still, is fine.
+    expect((await emu.freezeClock()).mode).toBe('frozen')
+    expect((await emu.setClock({ mode: 'frozen', at: ahead.now + 120_000 })).now).toBe(ahead.now + 120_000)
+    expect((await emu.realClock({ force: true })).mode).toBe('real')
+    const scoped = emu.withScope('back')
+    await scoped.advanceClock(86_400_000)
+    expect((await scoped.realClock()).mode).toBe('real')
   })
 
   it('needs no token in emulator mode when none is configured', async () => {
@@ -234,6 +302,26 @@ describe('the control API', () => {
     await expect(new EmuClient({ url: live.url, adminToken: ADMIN_TOKEN }).sms()).rejects.toThrow(/代理模式/)
   })
 
+  it('refuses session faults for tokens that cannot be sessions', async () => {
+    live = await startLive('emulator')
+    const emu = new EmuClient({ url: live.url })
+    await expect(emu.expireSession('3f2a…')).rejects.toMatchObject({ status: 400, code: 40000 })
+    await expect(emu.expireSession('0123456789abcdef0123456789abcdef')).rejects.toThrow(/没有签发过/)
+    await expect(emu.sessionLifetime('deadbeefdeadbeef', { requests: 1 })).rejects.toMatchObject({
+      status: 404,
+    })
+    const player = await emu.login()
+    await emu.sessionLifetime(player.token, { requests: 0 })
+    await emu.expireSession('any')
+    const res = await getJson(`${live.url}/api/api/getBalance?player_id=${player.playerId}`, {
+      headers: { token: player.token },
+    })
+    expect(res.body.code).toBe(10001)
+    // A POST with no body at all is fine.
+    const bare = await getJson(`${live.url}/__emu/scenarios/flaky/activate?scope=bare`, { method: 'POST' })
+    expect(bare.body.code).toBe(1)
+  })
+
   it('compares admin tokens in constant time over digests', () => {
     expect(adminTokenMatches(ADMIN_TOKEN, ADMIN_TOKEN)).toBe(true)
     expect(adminTokenMatches('short', ADMIN_TOKEN)).toBe(false)
@@ -259,3 +347,52 @@ describe('the control API', () => {
     expect(offenders).toEqual([])
   })
 })
+
+for (const mode of ['emulator', 'proxy'] as const) {
+  describe(`the journal over the wire, ${mode} mode`, () => {
+    it('keeps headers and bodies redacted, filters on them and verifies call counts', async () => {
+      live = await startLive(mode)
+      const emu = new EmuClient({
+        url: live.url,
+        adminToken: live.adminHeaders['x-emu-admin-token'],
+      }).withScope('journal')
+      const player = await emu.login()
+      const withdraw = (amount: string) =>
+        fetch(`${live?.url}/api/api2/withdraw`, {
+          method: 'POST',
+          headers: {
+            token: player.token,
+            'x-emu-scope': 'journal',
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams({ amount, address: 'TXaddress', pay_password: '123456' }),
+        }).then((r) => r.text())
+      await withdraw('20')
+      await withdraw('30')
+
+      const login = (await emu.requests({ path: '/api/login' })).entries[0]
+      expect(login?.request?.body).toContain('13800138000')
+      expect(login?.response?.body).toContain('"token":"[redacted]"')
+      const text = JSON.stringify(await emu.requests())
+      expect(text).not.toContain(player.token)
+      expect(text).not.toContain('demo1234')
+      expect(text).not.toContain('123456')
+
+      expect(await emu.countRequests({ method: 'POST', body: 'amount=30' })).toBe(1)
+      expect(await emu.countRequests({ body: ['amount~=^[23]0$', 'pay_password'] })).toBe(2)
+      expect(await emu.countRequests({ header: 'content-type~=urlencoded' })).toBe(2)
+      expect(
+        (await emu.requests({ path: '/api/api2/withdraw', body: 'amount=20' })).entries.map(
+          (e) => e.request?.body,
+        ),
+      ).toEqual(['amount=20&address=TXaddress&pay_password=%5Bredacted%5D'])
+
+      expect(await emu.verify({ path: '/api/api2/withdraw', times: 2 })).toMatchObject({ ok: true, count: 2 })
+      const miss = await emu.verify({ path: '/api/api2/withdraw', body: { amount: '20' }, atLeast: 2 })
+      expect(miss).toMatchObject({ ok: false, count: 1, expected: 'at least 2' })
+      await expect(emu.expectCalled({ path: '/api/api2/withdraw', times: 3 })).rejects.toThrow(
+        /expected exactly 3 call\(s\).*journal has 2/,
+      )
+    })
+  })
+}

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { depositStatusSchema, withdrawalStatusSchema } from '../../../shared/contract/wallet'
+import { scopeNameSchema } from '../../../shared/emu-control'
 import type { Config } from '../../config'
 import { immediate } from '../../db/database'
 import { walletOf } from '../../emulator/wallet/wallet-domain'
@@ -14,6 +15,8 @@ import { ok } from '../../http/envelope'
 const orderRef = z.object({ id: z.string().min(1).max(64) })
 
 const listQuery = z.strictObject({
+  /** Accepted like on every control call; the wallet's data is shared, so it narrows nothing. */
+  scope: scopeNameSchema.optional(),
   player_id: z.coerce.number().int().positive().optional(),
   page: z.coerce.number().int().min(1).optional(),
   page_size: z.coerce.number().int().min(1).max(200).optional(),
