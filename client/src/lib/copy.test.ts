@@ -77,18 +77,21 @@ describe('copyText', () => {
   })
 })
 
+// The first toast mounts antd-mobile's portal, which can take over a second on a busy machine.
+const TOAST_WAIT = { timeout: 10_000 }
+
 describe("copyText with the app's toast", () => {
   afterEach(() => clearToast())
 
   it('shows 复制成功 through antd-mobile', async () => {
     await copyText('abc', { clipboard: { writeText: async () => {} } })
-    await vi.waitFor(() => expect(document.body.textContent).toContain('复制成功'))
+    await vi.waitFor(() => expect(document.body.textContent).toContain('复制成功'), TOAST_WAIT)
   })
 
   it('shows 复制失败 through antd-mobile', async () => {
     commandResult = false
     await copyText('abc', { clipboard: undefined })
-    await vi.waitFor(() => expect(document.body.textContent).toContain('复制失败'))
+    await vi.waitFor(() => expect(document.body.textContent).toContain('复制失败'), TOAST_WAIT)
   })
 })
 
