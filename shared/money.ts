@@ -32,3 +32,12 @@ export function formatMicro(micro: number, places = 2): string {
   const text = places > 0 ? `${whole}.${frac}` : String(whole)
   return negative && abs > 0 ? `-${text}` : text
 }
+
+/**
+ * Micro-units with the precision they have: trailing zeros trimmed, but never fewer than 2 places
+ * ("78.875000" → "78.875", "78.800000" → "78.80", "3" → "3.00"). The one way an amount is written
+ * for people and on the wire.
+ */
+export function formatMoney(micro: number): string {
+  return formatMicro(micro, MICRO_DECIMALS).replace(/(\.\d\d\d*?)0+$/, '$1')
+}

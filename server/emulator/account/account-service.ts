@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { UserInfo } from '../../../shared/contract/account'
 import { CODE } from '../../../shared/envelope'
 import { SERVER_MSG } from '../../../shared/messages'
-import { formatMicro } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import type { Config } from '../../config'
 import { type Db, immediate } from '../../db/database'
 import { ApiError, fail } from '../../http/api-error'
@@ -123,7 +123,7 @@ export class AccountService {
     if (playerId !== sessionPlayerId) throw fail(SERVER_MSG.playerMismatch)
     const row = this.accounts.balancesOf(sessionPlayerId)
     if (!row) throw new ApiError(CODE.sessionExpired, '登录已失效!')
-    return { balance: formatMicro(row.balance_micro), trx_balance: formatMicro(row.trx_balance_micro) }
+    return { balance: formatMoney(row.balance_micro), trx_balance: formatMoney(row.trx_balance_micro) }
   }
 
   async changePassword(

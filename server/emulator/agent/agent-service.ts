@@ -8,7 +8,7 @@ import type {
 } from '../../../shared/contract/agent'
 import type { rebateClaimSchema, rebateDaySchema, rebateSummary } from '../../../shared/contract/content'
 import type { DataOf } from '../../../shared/contract/endpoint'
-import { formatMicro } from '../../../shared/money'
+import { formatMicro, formatMoney } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
 import { fail } from '../../http/api-error'
 import { maskPhone } from '../account/account-repository'
@@ -412,7 +412,7 @@ export class AgentService {
         commission: money(commission),
         created_at: now,
         days: rows.map(AgentService.dayOut),
-        balance: money(balance),
+        balance: formatMoney(balance),
       }
     })
   }

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto'
-import { formatMicro } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 
 /** Business days start at 00:00 China Standard Time (UTC+8): daily limits and date filters use them. */
 export const CST_OFFSET_MS = 8 * 3_600_000
@@ -24,10 +24,7 @@ export function cstDateRange(start?: string, end?: string): { from: number | nul
 }
 
 /** An amount with at least 2 and at most 6 places: "12.50", "0.158333", "-3.00". */
-export function formatAmount(micro: number): string {
-  const full = formatMicro(micro, 6)
-  return full.replace(/(\.\d\d\d*?)0+$/, '$1')
-}
+export const formatAmount = formatMoney
 
 /** An order number: prefix, the CST time to the second and 6 random digits, e.g. D20261122153045123456. */
 export function orderNo(prefix: string, at: number): string {

@@ -1,4 +1,5 @@
 import { HIDDEN_AMOUNT } from '../../components/balance-text/balance-text'
+import { formatBalance } from '../../lib/format'
 
 /** Small display helpers of the agent pages: pure, so they are tested without a browser. */
 
@@ -31,7 +32,7 @@ export function formatDateTime(ms: number): string {
 
 /** An amount as the server sent it, or the mask when the player hides amounts. */
 export function shownAmount(amount: string, hidden: boolean): string {
-  return hidden ? HIDDEN_AMOUNT : amount
+  return hidden ? HIDDEN_AMOUNT : formatBalance(amount)
 }
 
 /** The player id with its middle masked: team lists show whose turnover it is without the whole id. */

@@ -1,6 +1,6 @@
 import { amountField } from '../../../../shared/contract/fields'
 import { type ExchangePair, exchangeQuoteMicro } from '../../../../shared/contract/wallet'
-import { formatMicro, MICRO_DECIMALS, toMicro } from '../../../../shared/money'
+import { formatMoney, MICRO_DECIMALS, toMicro } from '../../../../shared/money'
 
 /**
  * Amount arithmetic of the wallet pages. Every amount is a decimal string on screen and an integer
@@ -29,9 +29,7 @@ export function parseAmount(text: string): number | null {
 }
 
 /** Micro-units as the server writes amounts: at least 2 and at most 6 places ("12.50", "0.158333"). */
-export function formatAmount(micro: number): string {
-  return formatMicro(micro, MICRO_DECIMALS).replace(/(\.\d\d\d*?)0+$/, '$1')
-}
+export const formatAmount = formatMoney
 
 /** A signed ledger amount with its sign always shown: "+12.00", "-3.00". */
 export function signedAmount(amount: string): string {
