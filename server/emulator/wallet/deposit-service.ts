@@ -5,6 +5,7 @@ import { tronAddressFromAccountId } from '../../../shared/tron'
 import { immediate } from '../../db/database'
 import { fail, notFound } from '../../http/api-error'
 import { DepositRepository } from './deposit-repository'
+import type { FirstDepositBonus } from './first-deposit-bonus'
 import type { HistoryFilter } from './paged-query'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
 import { fakeTxHash, formatAmount, orderNo, type Page, pagedResult } from './wallet-format'
@@ -25,7 +26,10 @@ export function depositAddressFor(playerId: number, attempt = 0): string {
 export class DepositService {
   readonly deposits: DepositRepository
 
-  constructor(private readonly ctx: WalletContext) {
+  constructor(
+    private readonly ctx: WalletContext,
+    private readonly bonus: FirstDepositBonus | null = null,
+  ) {
     this.deposits = new DepositRepository(ctx.db)
   }
 
@@ -113,6 +117,13 @@ export class DepositService {
         amountMicro: row.amount_micro,
         ref: row.order_no,
         memo: 'USDT-TRC20 充值',
+        at: now,
+      })
+      // The promotion the activity page advertises, paid in the same transaction as the top-up.
+      this.bonus?.afterDeposit({
+        playerId: row.player_id,
+        amountMicro: row.amount_micro,
+        orderNo: row.order_no,
         at: now,
       })
       return true
