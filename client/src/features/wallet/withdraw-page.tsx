@@ -226,7 +226,7 @@ function WithdrawForm({
         <dl className="wallet-facts">
           <div>
             <dt>可提现</dt>
-            <dd>
+            <dd data-testid="withdraw-max">
               <AmountText value={config.max_withdrawable} />
             </dd>
           </div>
