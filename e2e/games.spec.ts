@@ -56,7 +56,8 @@ test('a bet is placed, drawn, paid, listed and verified in the browser', async (
   await openLoggedIn(page, `/games/${GAME}`, player)
   await expect(page.getByTestId('round-id')).toHaveText(round.round_id)
   await expect(page.getByTestId('round-state')).toHaveText('投注中')
-  await expect(page.locator('.games-slip__balance')).toHaveText(/^余额\s*100\.00\s*USDT$/)
+  // 100 topped up and the 10% first-deposit bonus.
+  await expect(page.locator('.games-slip__balance')).toHaveText(/^余额\s*110\.00\s*USDT$/)
 
   await page.locator('[data-bet-type="big"]').click()
   await page.locator('.games-chip', { hasText: /^10$/ }).click()
@@ -65,7 +66,7 @@ test('a bet is placed, drawn, paid, listed and verified in the browser', async (
   await expect(sheet).toContainText(`第 ${round.round_id} 期`)
   await expect(sheet).toContainText('赔率 1.95 · 可赢 19.50')
   await sheet.getByRole('button', { name: '确认投注' }).click()
-  await expect(page.locator('.games-slip__balance')).toHaveText(/^余额\s*90\.00\s*USDT$/)
+  await expect(page.locator('.games-slip__balance')).toHaveText(/^余额\s*100\.00\s*USDT$/)
   await expect(page.getByTestId('my-bet-status')).toHaveText('待开奖')
 
   // Past the draw: the page finds the result by itself.
@@ -81,7 +82,7 @@ test('a bet is placed, drawn, paid, listed and verified in the browser', async (
   await expect(previous.getByTestId('draw-numbers')).toContainText(numbers.join(''))
   await expect(page.getByTestId('my-bet-status')).toHaveText(won ? '已中奖 +19.50' : '未中奖')
   await expect(page.locator('.games-slip__balance')).toHaveText(
-    won ? /^余额\s*109\.50\s*USDT$/ : /^余额\s*90\.00\s*USDT$/,
+    won ? /^余额\s*119\.50\s*USDT$/ : /^余额\s*100\.00\s*USDT$/,
   )
 
   await page.goto('/bethistory')

@@ -32,7 +32,10 @@ const activate = (scope: string, name: string, params: Record<string, string> = 
 
 const PAY_PASSWORD = '246810'
 
-/** A fresh player with 100.00 USDT (through the deposit-arrives scenario) and a payment password. */
+/**
+ * A fresh player with 110.00 USDT (100 through the deposit-arrives scenario and its 10% first-deposit
+ * bonus) and a payment password.
+ */
 async function fundedPlayer(scope: string): Promise<{ phone: string; password: string }> {
   const player = await registerPlayer()
   await activate(scope, 'deposit-arrives', { phone: player.phone, password: player.password, amount: '100' })
@@ -99,7 +102,10 @@ test.describe('scenarios from the command line', () => {
     await expect(page.getByTestId('balance').first()).toContainText('1000.00')
   })
 
-  test('deposit-arrives: the balance grows by the deposit', async ({ page, scope }) => {
+  test('deposit-arrives: the balance grows by the deposit and its first-deposit bonus', async ({
+    page,
+    scope,
+  }) => {
     const player = await registerPlayer()
     await activate(scope, 'deposit-arrives', {
       phone: player.phone,
@@ -107,7 +113,7 @@ test.describe('scenarios from the command line', () => {
       amount: '250',
     })
     await openLoggedIn(page, '/home', player)
-    await expect(page.getByTestId('balance').first()).toContainText('250.00')
+    await expect(page.getByTestId('balance').first()).toContainText('275.00')
   })
 
   test('withdrawal-rejected: the money comes back and nothing is lost', async ({ page, scope }) => {
@@ -119,7 +125,7 @@ test.describe('scenarios from the command line', () => {
       amount: '20',
     })
     await openLoggedIn(page, '/home', player)
-    await expect(page.getByTestId('balance').first()).toContainText('100.00')
+    await expect(page.getByTestId('balance').first()).toContainText('110.00')
     await page.goto('/tophistory?tab=withdraw')
     await expect(page.getByText('退回原因：地址风险，审核未通过').first()).toBeVisible()
   })
