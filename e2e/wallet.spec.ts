@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { TOKEN_HEADER } from '../shared/constants'
+import { currentRound, placeBets } from '../shared/contract/games'
 import { isTronAddress } from '../shared/tron'
 import { baseUrl, login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, test, toast, typeOnKeyboard } from './support/test'
@@ -254,7 +255,7 @@ test('three wrong payment passwords lock withdrawals, and the page says until wh
   await typeOnKeyboard(page, '333333')
 
   await expect(page.getByRole('alert').filter({ hasText: '提现已锁定' }).first()).toBeVisible()
-  await expect(page.getByText(/请于 \d{2}-\d{2} \d{2}:\d{2} 后再试/)).toBeVisible()
+  await expect(page.getByText(/请于 \d{2}-\d{2} \d{2}:\d{2}（北京时间）后再试/)).toBeVisible()
   await expect(page.getByRole('button', { name: '提现', exact: true })).toBeDisabled()
   expect((await balanceOf(player)).balance).toBe('110.00')
 })
@@ -400,4 +401,42 @@ test('after an exchange every page shows the exact balance, and 全部 moves all
   await expect(page.getByTestId('exchange-usdt')).toHaveText('0.00USDT')
   await expect(page.getByTestId('exchange-trx')).toHaveText('686.71875TRX')
   expect(pageErrors).toEqual([])
+})
+
+test.describe('on a phone set to another time zone', () => {
+  test.use({ timezoneId: 'America/New_York' })
+
+  test('fund-flow rows say what happened in Chinese, with times in 北京时间', async ({ page }) => {
+    const player = await newPlayer({ topUp: '100' })
+    const round = await call<{ round_id: string; ms_to_seal: number; next: { round_id: string } }>(
+      `${currentRound.path}?game=hassize`,
+    )
+    const roundId = round.ms_to_seal < 5_000 ? round.next.round_id : round.round_id
+    const res = await fetch(`${baseUrl()}${placeBets.path}`, {
+      method: 'POST',
+      headers: { [TOKEN_HEADER]: player.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ game: 'hassize', round_id: roundId, bets: [{ bet_type: 'big', amount: '2' }] }),
+    })
+    expect(((await res.json()) as { code: number }).code).toBe(1)
+    const flow = await call<{ list: { type: string; created_at: number }[] }>(
+      '/api/api2/fund-flow?type=bet',
+      {
+        token: player.token,
+      },
+    )
+    const betAt = flow.list[0]?.created_at ?? 0
+    // The same instant written in UTC+8, as the page must show it whatever the browser's zone.
+    const cst = new Date(betAt + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')
+
+    await openLoggedIn(page, '/finance', player)
+    await expect(page.getByTestId('time-zone-note')).toHaveText('时间均为北京时间（UTC+8）')
+    const bet = page.locator('[data-testid="fund-flow-row"][data-type="bet"]')
+    await expect(bet).toContainText('投注')
+    await expect(bet).toContainText(`第${roundId}期`)
+    await expect(bet).toContainText(/注单号 \d+/)
+    await expect(bet).toContainText(cst)
+    await expect(
+      page.getByTestId('fund-flow-row').filter({ hasText: /\b(bet|round|transfer):/ }),
+    ).toHaveCount(0)
+  })
 })

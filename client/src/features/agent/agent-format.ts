@@ -24,12 +24,6 @@ export function daysInRange(start: Date, end: Date): number {
   return Math.round((utc(end) - utc(start)) / 86_400_000) + 1
 }
 
-/** Unix milliseconds as local `YYYY-MM-DD HH:mm`. */
-export function formatDateTime(ms: number): string {
-  const d = new Date(ms)
-  return `${toDateParam(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}`
-}
-
 /** An amount as the server sent it, or the mask when the player hides amounts. */
 export function shownAmount(amount: string, hidden: boolean): string {
   return hidden ? HIDDEN_AMOUNT : formatBalance(amount)

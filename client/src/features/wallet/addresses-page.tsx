@@ -16,13 +16,14 @@ import {
 import { tronAddressProblem } from '../../../../shared/tron'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
+import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { paths } from '../../config/paths'
+import { formatDateTime } from '../../lib/date-time'
 import { ApiError, callApi } from '../../lib/http'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { FormError } from './form-error'
 import { PayPasswordSheet } from './pay-password-sheet'
-import { formatDateTime } from './wallet-time'
 import './wallet.css'
 
 export function AddressesPage() {
@@ -140,6 +141,7 @@ function Addresses() {
           </li>
         ))}
       </ul>
+      {data.list.length > 0 ? <TimeZoneNote /> : null}
       {full ? (
         <p className="wallet-note">最多可绑定 {data.max_count} 个地址，如需添加请先删除一个。</p>
       ) : (

@@ -14,6 +14,7 @@ import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
 import { copyText } from '../../lib/copy'
+import { formatDateTime, TIME_ZONE_LABEL } from '../../lib/date-time'
 import { callApi } from '../../lib/http'
 import { refreshBalance } from '../../lib/session-actions'
 import { session } from '../../lib/session-store'
@@ -26,7 +27,6 @@ import { StatusTag } from './status-tag'
 import { SubmissionKey } from './submission-key'
 import { WalletBalance } from './wallet-balance'
 import { formatAmount, parseAmount, sanitizeAmountInput } from './wallet-money'
-import { formatDateTime } from './wallet-time'
 import './wallet.css'
 
 /** How often a pending order is asked for again. */
@@ -254,7 +254,9 @@ function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
           </dd>
         </div>
         <div>
-          <dt>{pending ? '预计到账' : '到账时间'}</dt>
+          <dt>
+            {pending ? '预计到账' : '到账时间'}（{TIME_ZONE_LABEL}）
+          </dt>
           <dd>{formatDateTime(pending ? order.expected_at : (order.confirmed_at ?? order.expected_at))}</dd>
         </div>
       </dl>

@@ -16,6 +16,7 @@ import {
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
+import { formatDateTime, formatShortTime, TIME_ZONE_LABEL } from '../../lib/date-time'
 import { truncate } from '../../lib/format'
 import { ApiError, callApi } from '../../lib/http'
 import { session } from '../../lib/session-store'
@@ -28,7 +29,6 @@ import { StatusTag } from './status-tag'
 import { SubmissionKey } from './submission-key'
 import { WalletBalance } from './wallet-balance'
 import { formatAmount, parseAmount, sanitizeAmountInput, withdrawQuote } from './wallet-money'
-import { formatDateTime, formatShortTime } from './wallet-time'
 import './wallet.css'
 
 /** /address opened from here comes back here once an address is bound. */
@@ -326,7 +326,7 @@ function WithdrawForm({
 }
 
 function lockMessage(lockedUntil: number): string {
-  return `支付密码错误次数过多，提现已锁定，请于 ${formatShortTime(lockedUntil)} 后再试`
+  return `支付密码错误次数过多，提现已锁定，请于 ${formatShortTime(lockedUntil)}（${TIME_ZONE_LABEL}）后再试`
 }
 
 function WithdrawResult({ order, onAgain }: { order: Withdrawal; onAgain: () => void }) {
@@ -358,7 +358,7 @@ function WithdrawResult({ order, onAgain }: { order: Withdrawal; onAgain: () => 
           <dd className="wallet-address">{order.address}</dd>
         </div>
         <div>
-          <dt>提交时间</dt>
+          <dt>提交时间（{TIME_ZONE_LABEL}）</dt>
           <dd>{formatDateTime(order.created_at)}</dd>
         </div>
       </dl>
