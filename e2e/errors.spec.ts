@@ -67,6 +67,25 @@ test.describe('session loss', () => {
   })
 })
 
+test('after a session loss, logging in again returns the player to the page they were on', async ({
+  page,
+}) => {
+  const data = await openLoggedIn(page, '/exchange')
+  await expect(page.getByTestId('exchange-usdt')).toContainText('USDT')
+  const { baseUrl } = await import('./support/emu')
+  await fetch(`${baseUrl()}/__emu/sessions/${data.token}/expire`, { method: 'POST' })
+  // The page's next call meets the ended session.
+  await page.reload()
+  await expectSessionCleared(page)
+
+  const form = page.locator('form:visible')
+  await form.getByPlaceholder('请输入手机号').fill('13800138000')
+  await form.getByPlaceholder('请输入密码').fill('demo1234')
+  await form.getByRole('button', { name: '登录', exact: true }).click()
+  await expect(page).toHaveURL(/\/exchange$/)
+  await expect(page.getByTestId('exchange-usdt')).toContainText('USDT')
+})
+
 test.describe('failures', () => {
   test('a call that hangs past 10 s shows the timeout message', async ({ page, scope }) => {
     test.setTimeout(45_000)

@@ -167,7 +167,7 @@ test('bind an address, withdraw to it, approve through /__emu: both rows in the 
 
   // No address yet: the page leads to binding one, and comes back.
   await page.getByRole('link', { name: '去绑定地址' }).click()
-  await expect(page).toHaveURL(/\/address\?from=cash$/)
+  await expect(page).toHaveURL(/\/address\?from=%2Fcash$/)
   await expect(page.getByTestId('address-count')).toHaveText('已绑定 0/5')
   await page.getByRole('textbox', { name: '提现地址' }).fill(`${ADDRESS.slice(0, -1)}8`)
   await page.getByRole('button', { name: '绑定地址' }).click()
@@ -439,4 +439,19 @@ test.describe('on a phone set to another time zone', () => {
       page.getByTestId('fund-flow-row').filter({ hasText: /\b(bet|round|transfer):/ }),
     ).toHaveCount(0)
   })
+})
+
+test('setting the payment password from 提现 brings the player back to 提现', async ({ page }) => {
+  const player = await newPlayer({ topUp: '20' })
+  await openLoggedIn(page, '/cash', player)
+  await page.getByRole('link', { name: '去设置' }).click()
+  await expect(page).toHaveURL(/\/paypdchange\?from=%2Fcash$/)
+  await page.getByPlaceholder('请输入登录密码').fill(player.password)
+  await page.getByRole('button', { name: '支付密码', exact: true }).click()
+  await typeOnKeyboard(page, PAY_PASSWORD)
+  await page.getByRole('button', { name: '确认支付密码', exact: true }).click()
+  await typeOnKeyboard(page, PAY_PASSWORD)
+  await page.getByRole('button', { name: '确认', exact: true }).click()
+  await expect(page).toHaveURL(/\/cash$/)
+  await expect(page.getByRole('link', { name: '去设置' })).toHaveCount(0)
 })

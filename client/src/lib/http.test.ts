@@ -9,6 +9,7 @@ import { STORAGE_KEY } from '../../../shared/storage-keys'
 import { happyDom } from '../test-support/happy-dom'
 import { ApiError, callApi, newIdempotencyKey, setApiOrigin, showsLoadingToast } from './http'
 import { setNavigator } from './navigation'
+import { takeAfterLogin } from './return-to'
 import { session } from './session-store'
 import { clearToast } from './toast'
 
@@ -67,7 +68,8 @@ async function shownDuring<T>(
 }
 
 async function expectToast(text: string) {
-  await vi.waitFor(() => expect(document.body.textContent).toContain(text))
+  // Patient: on a loaded machine the first toast (antd-mobile's render) can take over a second.
+  await vi.waitFor(() => expect(document.body.textContent).toContain(text), { timeout: 5_000 })
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
@@ -107,6 +109,8 @@ describe('callApi against the emulator', () => {
     expect(localStorage.getItem(STORAGE_KEY.loginData)).toBeNull()
     expect(session.get().isLogin).toBe(false)
     expect(navigations).toEqual(['/login?isreg=0'])
+    // The login that follows brings the player back to the page the session was lost on.
+    expect(takeAfterLogin()).toBe('/home')
   })
 
   it('treats a missing token as a lost session (the server answers 10001)', async () => {

@@ -16,6 +16,7 @@ import {
 import { MSG } from '../../../shared/messages'
 import { SESSION_LOST_PATH } from '../config/paths'
 import { navigateTo } from './navigation'
+import { currentPath, rememberForLogin } from './return-to'
 import { session } from './session-store'
 import { storage } from './storage'
 import { holdLoadingToast, showToast } from './toast'
@@ -134,6 +135,8 @@ function fail(kind: ApiErrorKind, message: string, details?: ApiError['details']
 }
 
 function loseSession(message: string, details: ApiError['details'], kind: ApiErrorKind): never {
+  // After logging in again the player comes back to the page the session was lost on.
+  rememberForLogin(currentPath())
   session.loseSession()
   showToast(message)
   navigateTo(SESSION_LOST_PATH, { replace: true })

@@ -20,6 +20,7 @@ import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { paths } from '../../config/paths'
 import { formatDateTime } from '../../lib/date-time'
 import { ApiError, callApi } from '../../lib/http'
+import { returnFrom } from '../../lib/return-to'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { FormError } from './form-error'
@@ -42,7 +43,7 @@ function Addresses() {
   const { data, error, mutate } = useApi(listWallets, undefined)
   const [params] = useSearchParams()
   const navigate = useNavigate()
-  const fromWithdraw = params.get('from') === 'cash'
+  const back = returnFrom(params)
 
   const update = (next: WalletList) => void mutate(next, { revalidate: false })
 
@@ -149,7 +150,7 @@ function Addresses() {
           first={data.list.length === 0}
           onBound={(next) => {
             update(next)
-            if (fromWithdraw) navigate(paths.withdraw, { replace: true })
+            if (back) navigate(back, { replace: true })
           }}
         />
       )}

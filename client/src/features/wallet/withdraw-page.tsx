@@ -19,6 +19,7 @@ import { paths } from '../../config/paths'
 import { formatDateTime, formatShortTime, TIME_ZONE_LABEL } from '../../lib/date-time'
 import { truncate } from '../../lib/format'
 import { ApiError, callApi } from '../../lib/http'
+import { withReturn } from '../../lib/return-to'
 import { session } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
@@ -32,7 +33,8 @@ import { formatAmount, parseAmount, sanitizeAmountInput, withdrawQuote } from '.
 import './wallet.css'
 
 /** /address opened from here comes back here once an address is bound. */
-export const BIND_FROM_WITHDRAW = `${paths.walletAddresses}?from=cash`
+export const BIND_FROM_WITHDRAW = withReturn(paths.walletAddresses, paths.withdraw)
+export const PAY_PASSWORD_FROM_WITHDRAW = withReturn(paths.payPasswordChange, paths.withdraw)
 
 export function WithdrawPage() {
   return (
@@ -167,7 +169,7 @@ function WithdrawForm({
       {!config.has_pay_password ? (
         <div className="wallet-warning" role="note">
           提现需要支付密码，您还没有设置。
-          <Link className="wallet-link" to={paths.payPasswordChange}>
+          <Link className="wallet-link" to={PAY_PASSWORD_FROM_WITHDRAW}>
             去设置
           </Link>
         </div>
