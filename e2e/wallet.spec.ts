@@ -455,3 +455,15 @@ test('setting the payment password from 提现 brings the player back to 提现'
   await expect(page).toHaveURL(/\/cash$/)
   await expect(page.getByRole('link', { name: '去设置' })).toHaveCount(0)
 })
+
+test('an address already bound is refused before the payment password is asked', async ({ page }) => {
+  const player = await newPlayer({ bindAddress: true })
+  await openLoggedIn(page, '/address', player)
+  await expect(page.getByTestId('address-count')).toHaveText('已绑定 1/5')
+  await page.getByRole('textbox', { name: '提现地址' }).fill(ADDRESS)
+  await page.getByRole('textbox', { name: '地址备注' }).fill('再绑一次')
+  await page.getByRole('button', { name: '绑定地址' }).click()
+  await expect(page.getByRole('alert')).toHaveText('该地址已绑定')
+  await expect(page.locator('.adm-dialog')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: '支付密码', exact: true })).toHaveCount(0)
+})

@@ -147,7 +147,7 @@ function Addresses() {
         <p className="wallet-note">最多可绑定 {data.max_count} 个地址，如需添加请先删除一个。</p>
       ) : (
         <BindForm
-          first={data.list.length === 0}
+          bound={data.list.map((wallet) => wallet.address)}
           onBound={(next) => {
             update(next)
             if (back) navigate(back, { replace: true })
@@ -158,7 +158,18 @@ function Addresses() {
   )
 }
 
-function BindForm({ first, onBound }: { first: boolean; onBound: (next: WalletList) => void }) {
+/** What the server answers for an address the player already bound; said before any password is asked. */
+export const DUPLICATE_ADDRESS = '该地址已绑定'
+
+function BindForm({
+  bound,
+  onBound,
+}: {
+  /** The addresses already bound: binding one again is refused here, not after the payment password. */
+  bound: readonly string[]
+  onBound: (next: WalletList) => void
+}) {
+  const first = bound.length === 0
   const [address, setAddress] = useState('')
   const [label, setLabel] = useState('')
   const [makeDefault, setMakeDefault] = useState(false)
@@ -174,9 +185,11 @@ function BindForm({ first, onBound }: { first: boolean; onBound: (next: WalletLi
       ? '请输入提现地址'
       : !addressCheck.success
         ? (addressCheck.error.issues[0]?.message ?? '地址不正确')
-        : !labelCheck.success
-          ? (labelCheck.error.issues[0]?.message ?? '备注不正确')
-          : ''
+        : bound.includes(address.trim())
+          ? DUPLICATE_ADDRESS
+          : !labelCheck.success
+            ? (labelCheck.error.issues[0]?.message ?? '备注不正确')
+            : ''
     setProblem(found)
     if (found) return
     const ok = await Dialog.confirm({
