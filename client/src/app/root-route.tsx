@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { Outlet, ScrollRestoration, useMatches } from 'react-router-dom'
+import { OfflineBanner } from '../components/offline-banner/offline-banner'
 import { isRouteHandle } from './route-handle'
 
 const APP_NAME = '哈希游戏'
@@ -16,6 +17,7 @@ export function RootRoute() {
 
   return (
     <>
+      <OfflineBanner />
       <Outlet />
       <ScrollRestoration />
     </>

@@ -7,6 +7,7 @@ import type { FaultRuleInput } from '../../../shared/emu-control'
 import { MSG } from '../../../shared/messages'
 import { STORAGE_KEY } from '../../../shared/storage-keys'
 import { happyDom } from '../test-support/happy-dom'
+import { connectivity } from './connectivity'
 import { ApiError, callApi, newIdempotencyKey, setApiOrigin, showsLoadingToast } from './http'
 import { setNavigator } from './navigation'
 import { takeAfterLogin } from './return-to'
@@ -200,6 +201,52 @@ describe('callApi against the emulator', () => {
     const balance = await shownDuring(() => callApi(getBalance, { query: { player_id: data.player_id } }))
     expect(balance.result.status).toBe('fulfilled')
     expect(balance.texts).not.toContain(MSG.loading)
+  })
+})
+
+describe('a busy server and a lost connection', () => {
+  const busy = {
+    type: 'status',
+    status: 503,
+    body: { code: 503, msg: '服务繁忙，请稍后重试', data: null },
+  } as const
+
+  it('asks again once after a 503 on a read, and the player sees nothing when that works', async () => {
+    await addFault({ match: { path: '/api/api2/announcement' }, action: busy, times: 1 })
+    const { announcement } = await import('../../../shared/contract/account')
+    const call = await shownDuring(() => callApi(announcement))
+    expect(call.result.status).toBe('fulfilled')
+    expect(call.texts).not.toContain('服务繁忙')
+  })
+
+  it('tells the player when the second try is busy too', async () => {
+    await addFault({ match: { path: '/api/api2/announcement' }, action: busy, times: 2 })
+    const { announcement } = await import('../../../shared/contract/account')
+    const err = await rejection(callApi(announcement))
+    expect(err.details.status).toBe(503)
+    await expectToast('服务繁忙，请稍后重试')
+  })
+
+  it('never sends a write twice', async () => {
+    await addFault({ match: { path: '/api/sms/send' }, action: busy, times: 1 })
+    const err = await rejection(callApi(sendSms, { body: { phone: '13700000001', purpose: 'register' } }))
+    expect(err.details.status).toBe(503)
+  })
+
+  it('says a lost connection once, then the banner state stands in until the server answers', async () => {
+    await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'reset' }, times: 2 })
+    const { announcement } = await import('../../../shared/contract/account')
+    expect((await rejection(callApi(announcement))).kind).toBe('network')
+    await expectToast(MSG.network)
+    expect(connectivity.online).toBe(false)
+    clearToast()
+    await vi.waitFor(() => expect(document.body.textContent).not.toContain(MSG.network), { timeout: 5_000 })
+    const again = await shownDuring(() => callApi(announcement))
+    expect(again.result.status).toBe('rejected')
+    expect(again.texts).not.toContain(MSG.network)
+    // The server answers again: online, and the next failure would be told again.
+    await callApi(announcement)
+    expect(connectivity.online).toBe(true)
   })
 })
 
