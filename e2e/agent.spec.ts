@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { IDEMPOTENCY_HEADER, TOKEN_HEADER } from '../shared/constants'
+import { agentInfo } from '../shared/contract/agent'
 import { rebateSummary } from '../shared/contract/content'
 import { currentRound, placeBets } from '../shared/contract/games'
 import { fundFlow } from '../shared/contract/wallet'
 import { isSuccessCode, looseEnvelopeSchema } from '../shared/envelope'
 import { toMicro } from '../shared/money'
 import { STORAGE_KEY } from '../shared/storage-keys'
-import { baseUrl, login, registerPlayer } from './support/emu'
+import { baseUrl, login, registerPlayer, smsCode, uniquePhone } from './support/emu'
 import { expect, openLoggedIn, recordToasts, test, toast, toastsSeen } from './support/test'
 
 /** The invite page's poster and copy buttons, and a rebate claim that lands in the ledger. */
@@ -227,4 +228,39 @@ test('the prize pool grows on screen after a bet, without a reload', async ({ pa
   await expect
     .poll(async () => toMicro((await amount.textContent()) ?? '0'), { timeout: 20_000 })
     .toBeGreaterThan(before)
+})
+
+test('a friend who opens the invite link registers with the code filled in and joins the inviter’s team', async ({
+  browser,
+  page,
+}) => {
+  const inviter = await registerPlayer()
+  const { token } = await login(inviter.phone, inviter.password)
+  const info = await call(agentInfo.path, agentInfo.data, { token })
+  const link = new URL(info.invite_link)
+
+  // The friend: a fresh browser with no session, opening the link as shared.
+  const friendContext = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width: 390, height: 844 },
+  })
+  const friend = await friendContext.newPage()
+  const phone = uniquePhone()
+  await friend.goto(`${link.pathname}${link.search}`)
+  const form = friend.locator('form:visible')
+  await expect(form.getByLabel('邀请码')).toHaveValue(info.invite_code)
+  await form.getByPlaceholder('请输入手机号').fill(phone)
+  await form.getByRole('button', { name: '获取验证码' }).click()
+  await expect(form.getByRole('button', { name: /秒后重发/ })).toBeVisible()
+  await form.getByPlaceholder('6位数字').fill(await smsCode(phone))
+  await form.getByPlaceholder('请设置登录密码').fill('friend1234')
+  await form.getByPlaceholder('请再次输入密码').fill('friend1234')
+  await form.getByRole('button', { name: '注册', exact: true }).click()
+  await expect(friend).toHaveURL(/\/home$/)
+  await friendContext.close()
+
+  await openLoggedIn(page, '/performance-record', inviter)
+  await page.getByText('下级查询', { exact: true }).click()
+  await expect(page.getByText('团队成员（1）')).toBeVisible()
+  await expect(page.locator('.agent__list .adm-list-item')).toContainText(phone.slice(-4))
 })

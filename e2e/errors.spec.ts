@@ -1,6 +1,6 @@
 import { MSG } from '../shared/messages'
 import { STORAGE_KEY } from '../shared/storage-keys'
-import { addFault } from './support/emu'
+import { addFault, removeFault } from './support/emu'
 import { expect, openLoggedIn, recordToasts, storedKeys, test, toast, toastsSeen } from './support/test'
 
 /** Each row of the error catalogue (spec §8), produced through the fault layer. */
@@ -65,6 +65,63 @@ test.describe('session loss', () => {
     await expect(toast(page, MSG.sessionExpired)).toBeVisible()
     await expectSessionCleared(page)
   })
+})
+
+test('after a session loss, logging in again returns the player to the page they were on', async ({
+  page,
+}) => {
+  const data = await openLoggedIn(page, '/exchange')
+  await expect(page.getByTestId('exchange-usdt')).toContainText('USDT')
+  const { baseUrl } = await import('./support/emu')
+  await fetch(`${baseUrl()}/__emu/sessions/${data.token}/expire`, { method: 'POST' })
+  // The page's next call meets the ended session.
+  await page.reload()
+  await expectSessionCleared(page)
+
+  const form = page.locator('form:visible')
+  await form.getByPlaceholder('请输入手机号').fill('13800138000')
+  await form.getByPlaceholder('请输入密码').fill('demo1234')
+  await form.getByRole('button', { name: '登录', exact: true }).click()
+  await expect(page).toHaveURL(/\/exchange$/)
+  await expect(page.getByTestId('exchange-usdt')).toContainText('USDT')
+})
+
+test('a lost connection shows one banner, not a toast on every poll, and it goes once calls work', async ({
+  page,
+  scope,
+}) => {
+  test.slow()
+  // A game page asks for its round every few seconds.
+  const ROUND = '/api/games/round'
+  // Counts each time a network toast appears (a toast that is already up does not count again).
+  await page.addInitScript((text) => {
+    let shown = false
+    const w = window as unknown as { networkToasts: number }
+    w.networkToasts = 0
+    new MutationObserver(() => {
+      const now = [...document.querySelectorAll('.adm-toast-main')].some((el) => el.textContent === text)
+      if (now && !shown) w.networkToasts += 1
+      shown = now
+    }).observe(document, { subtree: true, childList: true, characterData: true })
+  }, MSG.network)
+  const networkToasts = () =>
+    page.evaluate(() => (window as unknown as { networkToasts: number }).networkToasts)
+
+  await page.goto('/games/hassize')
+  await expect(page.getByTestId('round-id')).toHaveText(/\d+/)
+  // The connection drops: every call fails.
+  const rule = await addFault(scope, { match: { path: '/api/**' }, action: { type: 'reset' } })
+  await expect(page.getByTestId('offline-banner')).toHaveText(MSG.network, { timeout: 15_000 })
+  await expect.poll(networkToasts).toBe(1)
+  // The page keeps polling: two more failed polls, and the start of the one after them.
+  for (let i = 0; i < 3; i++) {
+    await page.waitForRequest((req) => req.url().includes(ROUND), { timeout: 15_000 })
+  }
+  expect(await networkToasts()).toBe(1)
+  await expect(page.getByTestId('offline-banner')).toBeVisible()
+
+  await removeFault(rule)
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0, { timeout: 15_000 })
 })
 
 test.describe('failures', () => {

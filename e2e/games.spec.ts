@@ -77,7 +77,8 @@ test('the commitment is held before playing, a round is played and settled, and 
   await openLoggedIn(page, `/games/${GAME}`, player)
   await expect(page.getByTestId('round-id')).toHaveText(round.round_id)
   await expect(page.getByTestId('round-state')).toHaveText('投注中')
-  await expect(page.getByTestId('balance')).toHaveText(/^100\.00\s*USDT$/)
+  // 100 topped up and the 10% first-deposit bonus.
+  await expect(page.getByTestId('balance')).toHaveText(/^110\.00\s*USDT$/)
 
   // The commitment, shortened, with the time it was published, and held on this device.
   const panel = page.getByTestId('commitment')
@@ -110,7 +111,7 @@ test('the commitment is held before playing, a round is played and settled, and 
   await expect(sheet.getByTestId('confirm-round')).toHaveText(`确认投注 · 第 ${round.round_id} 期`)
   await expect(sheet).toContainText(`赔率 ${bigOdds}可赢 ${winOf10(bigOdds)}`)
   await sheet.getByRole('button', { name: '确认投注' }).click()
-  await expect(page.getByTestId('balance').first()).toHaveText(/^90\.00\s*USDT$/)
+  await expect(page.getByTestId('balance').first()).toHaveText(/^100\.00\s*USDT$/)
   await expect(page.getByTestId('my-bet-status')).toHaveText('待开奖')
 
   // Past the draw: the page finds the result by itself, in the round panel and the results strip.
@@ -186,7 +187,7 @@ test('the block game sends nothing when its round closes under the sheet and ask
     params: { phone: player.phone, password: player.password, amount: '100' },
   })
   const session = await openLoggedIn(page, '/games/qukuai', player)
-  await expect(page.getByTestId('balance').first()).toHaveText(/^100\.00\s*USDT$/)
+  await expect(page.getByTestId('balance').first()).toHaveText(/^110\.00\s*USDT$/)
   await page.locator('[data-bet-type="odd"]').click()
   await expect(page.locator('[data-bet-type="even"]')).toBeDisabled()
   await page.locator('.games-chip', { hasText: /^5$/ }).click()
@@ -210,7 +211,7 @@ test('the block game sends nothing when its round closes under the sheet and ask
   })
   const bets = (await res.json()) as { data: { list: unknown[] } }
   expect(bets.data.list).toEqual([])
-  await expect(page.getByTestId('balance').first()).toHaveText(/^100\.00\s*USDT$/)
+  await expect(page.getByTestId('balance').first()).toHaveText(/^110\.00\s*USDT$/)
 
   // Agreeing moves the sheet to a round that is open now; only then does 确认投注 come back.
   await again.click()

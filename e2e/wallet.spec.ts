@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { TOKEN_HEADER } from '../shared/constants'
+import { currentRound, placeBets } from '../shared/contract/games'
 import { isTronAddress } from '../shared/tron'
 import { baseUrl, login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, test, toast, typeOnKeyboard } from './support/test'
@@ -133,15 +134,21 @@ test('top-up: an order confirmed through /__emu updates itself, raises the balan
   await emu(`/deposits/${orderNo}/confirm`)
   // The page asks for the order again by itself.
   await expect(order.locator('.wallet-status')).toHaveText('已到账', { timeout: 10_000 })
-  await expect(page.getByTestId('wallet-balance')).toHaveText('123.45USDT')
-  expect((await balanceOf(player)).balance).toBe('123.45')
+  // A first top-up earns the 10% first-deposit bonus, shown to the last micro-USDT.
+  await expect(page.getByTestId('wallet-balance')).toHaveText('135.795USDT')
+  expect((await balanceOf(player)).balance).toBe('135.795')
 
   await page.goto('/finance')
-  const row = page.getByTestId('fund-flow-row').filter({ hasText: orderNo })
-  await expect(row).toHaveCount(1)
+  const rows = page.getByTestId('fund-flow-row').filter({ hasText: orderNo })
+  await expect(rows).toHaveCount(2)
+  const row = rows.and(page.locator('[data-type="topup"]'))
   await expect(row).toContainText('充值')
   await expect(row).toContainText('+123.45USDT')
   await expect(row).toContainText('余额 123.45USDT')
+  const bonus = rows.and(page.locator('[data-type="deposit_bonus"]'))
+  await expect(bonus).toContainText('首充赠送')
+  await expect(bonus).toContainText('+12.345USDT')
+  await expect(bonus).toContainText('余额 135.795USDT')
 
   await page.goto('/tophistory')
   const record = page.locator(`[data-testid="deposit-record"][data-order-no="${orderNo}"]`)
@@ -160,7 +167,7 @@ test('bind an address, withdraw to it, approve through /__emu: both rows in the 
 
   // No address yet: the page leads to binding one, and comes back.
   await page.getByRole('link', { name: '去绑定地址' }).click()
-  await expect(page).toHaveURL(/\/address\?from=cash$/)
+  await expect(page).toHaveURL(/\/address\?from=%2Fcash$/)
   await expect(page.getByTestId('address-count')).toHaveText('已绑定 0/5')
   await page.getByRole('textbox', { name: '提现地址' }).fill(`${ADDRESS.slice(0, -1)}8`)
   await page.getByRole('button', { name: '绑定地址' }).click()
@@ -176,8 +183,9 @@ test('bind an address, withdraw to it, approve through /__emu: both rows in the 
   // The fee is on top of the amount; what arrives and what leaves are exact.
   const amount = page.getByRole('textbox', { name: '提现金额' })
   await page.getByRole('button', { name: '全部', exact: true }).click()
-  await expect(amount).toHaveValue('99.00')
-  await expect(page.getByTestId('withdraw-total')).toHaveText('100.00 USDT')
+  // 100 topped up and 10 of first-deposit bonus; the fee comes on top.
+  await expect(amount).toHaveValue('109.00')
+  await expect(page.getByTestId('withdraw-total')).toHaveText('110.00 USDT')
   await amount.fill('50.1')
   await expect(page.getByTestId('withdraw-fee')).toHaveText('1.00 USDT')
   await expect(page.getByTestId('withdraw-arrive')).toHaveText('50.10 USDT')
@@ -189,7 +197,7 @@ test('bind an address, withdraw to it, approve through /__emu: both rows in the 
   await expect(result.locator('.wallet-status')).toHaveText('审核中')
   const orderNo = (await page.getByTestId('withdraw-order-no').textContent()) ?? ''
   expect(orderNo).not.toBe('')
-  await expect(page.getByTestId('wallet-balance')).toHaveText('48.90USDT')
+  await expect(page.getByTestId('wallet-balance')).toHaveText('58.90USDT')
 
   await emu(`/withdrawals/${orderNo}/approve`)
 
@@ -206,7 +214,7 @@ test('bind an address, withdraw to it, approve through /__emu: both rows in the 
   await expect(page.locator('[data-testid="fund-flow-row"][data-type="withdrawal"]')).toContainText(
     '-50.10USDT',
   )
-  expect((await balanceOf(player)).balance).toBe('48.90')
+  expect((await balanceOf(player)).balance).toBe('58.90')
   expect(pageErrors).toEqual([])
 })
 
@@ -222,13 +230,13 @@ test('a wrong payment password shows the error and moves nothing', async ({ page
   await expect(sheet.getByRole('alert')).toHaveText('支付密码错误，还可尝试 2 次')
   await expect(page.getByTestId('withdraw-result')).toHaveCount(0)
   await sheet.getByRole('button', { name: '取消' }).click()
-  await expect(page.getByTestId('wallet-balance')).toHaveText('100.00USDT')
+  await expect(page.getByTestId('wallet-balance')).toHaveText('110.00USDT')
 
-  expect((await balanceOf(player)).balance).toBe('100.00')
+  expect((await balanceOf(player)).balance).toBe('110.00')
   const history = await call<{ total: number }>('/api/api/getWithdrawalHistory', { token: player.token })
   expect(history.total).toBe(0)
   const flow = await call<{ list: { type: string }[] }>('/api/api2/fund-flow', { token: player.token })
-  expect(flow.list.map((row) => row.type)).toEqual(['topup'])
+  expect(flow.list.map((row) => row.type)).toEqual(['deposit_bonus', 'topup'])
   expect(pageErrors).toEqual([])
 })
 
@@ -247,9 +255,9 @@ test('three wrong payment passwords lock withdrawals, and the page says until wh
   await typeOnKeyboard(page, '333333')
 
   await expect(page.getByRole('alert').filter({ hasText: '提现已锁定' }).first()).toBeVisible()
-  await expect(page.getByText(/请于 \d{2}-\d{2} \d{2}:\d{2} 后再试/)).toBeVisible()
+  await expect(page.getByText(/请于 \d{2}-\d{2} \d{2}:\d{2}（北京时间）后再试/)).toBeVisible()
   await expect(page.getByRole('button', { name: '提现', exact: true })).toBeDisabled()
-  expect((await balanceOf(player)).balance).toBe('100.00')
+  expect((await balanceOf(player)).balance).toBe('110.00')
 })
 
 test('addresses: set default and delete, each confirmed; the count shows the limit', async ({ page }) => {
@@ -292,7 +300,8 @@ test('exchange: the live quote follows the amount and the pair; confirming moves
   await expect(page.getByTestId('exchange-quote')).toHaveText('65.625 TRX')
   await page.getByRole('button', { name: '兑换', exact: true }).click()
   await page.locator('.adm-dialog').getByRole('button', { name: '确认兑换' }).click()
-  await expect(page.getByTestId('exchange-usdt')).toHaveText('89.50USDT')
+  // 100 topped up, 10 of first-deposit bonus, 10.5 exchanged.
+  await expect(page.getByTestId('exchange-usdt')).toHaveText('99.50USDT')
   await expect(page.getByTestId('exchange-trx')).toHaveText('65.625TRX')
 
   await page.getByRole('button', { name: '交换兑换方向' }).click()
@@ -310,7 +319,7 @@ test('exchange: the live quote follows the amount and the pair; confirming moves
 test('hide-amount masks the balance and every amount in the lists', async ({ page }) => {
   const player = await newPlayer({ topUp: '42' })
   await openLoggedIn(page, '/finance', player)
-  const row = page.getByTestId('fund-flow-row')
+  const row = page.getByTestId('fund-flow-row').and(page.locator('[data-type="topup"]'))
   await expect(row).toContainText('+42.00USDT')
   await page.evaluate(() => localStorage.setItem('hideAmount', '1'))
   await page.goto('/hometopup')
@@ -339,7 +348,8 @@ test('fund flow: more rows load as the player scrolls; the type and date filters
   await expect(rows).toHaveCount(20)
   await rows.last().scrollIntoViewIfNeeded()
   await page.mouse.wheel(0, 2000)
-  await expect(rows).toHaveCount(23)
+  // 23 top-ups and the first one's bonus.
+  await expect(rows).toHaveCount(24)
   await expect(page.getByText('没有更多了')).toBeVisible()
 
   await page.getByText('全部类型').click()
@@ -353,4 +363,107 @@ test('fund flow: more rows load as the player scrolls; the type and date filters
   await page.locator('.adm-dropdown-popup').getByText('今天', { exact: true }).click()
   await expect(rows.first()).toContainText('+33.00USDT')
   expect(pageErrors).toEqual([])
+})
+
+test('after an exchange every page shows the exact balance, and 全部 moves all of it', async ({
+  page,
+  pageErrors,
+}) => {
+  test.slow()
+  const player = await newPlayer({ topUp: '100' })
+  // 110 USDT; 10 → 62.5 TRX; 62.5 TRX × 0.158 → 9.875 USDT: 109.875 USDT, 0 TRX.
+  await call('/api/api/exchange', { token: player.token, form: { from: 'USDT', to: 'TRX', amount: '10' } })
+  await openLoggedIn(page, '/exchange', player)
+  await page.getByRole('button', { name: '交换兑换方向' }).click()
+  await page.getByRole('button', { name: '全部', exact: true }).click()
+  await expect(page.getByRole('textbox', { name: '兑换数量（TRX）' })).toHaveValue('62.50')
+  await expect(page.getByTestId('exchange-quote')).toHaveText('9.875 USDT')
+  await page.getByRole('button', { name: '兑换', exact: true }).click()
+  await page.locator('.adm-dialog').getByRole('button', { name: '确认兑换' }).click()
+  await expect(page.getByTestId('exchange-usdt')).toHaveText('109.875USDT')
+  await expect(page.getByTestId('exchange-trx')).toHaveText('0.00TRX')
+  expect((await balanceOf(player)).balance).toBe('109.875')
+
+  await page.goto('/home')
+  await expect(page.getByTestId('balance')).toHaveText('109.875USDT')
+  await page.goto('/mine')
+  await expect(page.getByTestId('balance')).toHaveText('109.875USDT')
+  await page.goto('/cash')
+  await expect(page.getByTestId('wallet-balance')).toHaveText('109.875USDT')
+  await expect(page.getByTestId('withdraw-max')).toHaveText('108.875USDT')
+
+  // 全部 on the way back moves the whole balance, the last 0.005 included.
+  await page.goto('/exchange')
+  await page.getByRole('button', { name: '全部', exact: true }).click()
+  await expect(page.getByRole('textbox', { name: '兑换数量（USDT）' })).toHaveValue('109.875')
+  await page.getByRole('button', { name: '兑换', exact: true }).click()
+  await page.locator('.adm-dialog').getByRole('button', { name: '确认兑换' }).click()
+  await expect(page.getByTestId('exchange-usdt')).toHaveText('0.00USDT')
+  await expect(page.getByTestId('exchange-trx')).toHaveText('686.71875TRX')
+  expect(pageErrors).toEqual([])
+})
+
+test.describe('on a phone set to another time zone', () => {
+  test.use({ timezoneId: 'America/New_York' })
+
+  test('fund-flow rows say what happened in Chinese, with times in 北京时间', async ({ page }) => {
+    const player = await newPlayer({ topUp: '100' })
+    const round = await call<{ round_id: string; ms_to_seal: number; next: { round_id: string } }>(
+      `${currentRound.path}?game=hassize`,
+    )
+    const roundId = round.ms_to_seal < 5_000 ? round.next.round_id : round.round_id
+    const res = await fetch(`${baseUrl()}${placeBets.path}`, {
+      method: 'POST',
+      headers: { [TOKEN_HEADER]: player.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ game: 'hassize', round_id: roundId, bets: [{ bet_type: 'big', amount: '2' }] }),
+    })
+    expect(((await res.json()) as { code: number }).code).toBe(1)
+    const flow = await call<{ list: { type: string; created_at: number }[] }>(
+      '/api/api2/fund-flow?type=bet',
+      {
+        token: player.token,
+      },
+    )
+    const betAt = flow.list[0]?.created_at ?? 0
+    // The same instant written in UTC+8, as the page must show it whatever the browser's zone.
+    const cst = new Date(betAt + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')
+
+    await openLoggedIn(page, '/finance', player)
+    await expect(page.getByTestId('time-zone-note')).toHaveText('时间均为北京时间（UTC+8）')
+    const bet = page.locator('[data-testid="fund-flow-row"][data-type="bet"]')
+    await expect(bet).toContainText('投注')
+    await expect(bet).toContainText(`第${roundId}期`)
+    await expect(bet).toContainText(/注单号 \d+/)
+    await expect(bet).toContainText(cst)
+    await expect(
+      page.getByTestId('fund-flow-row').filter({ hasText: /\b(bet|round|transfer):/ }),
+    ).toHaveCount(0)
+  })
+})
+
+test('setting the payment password from 提现 brings the player back to 提现', async ({ page }) => {
+  const player = await newPlayer({ topUp: '20' })
+  await openLoggedIn(page, '/cash', player)
+  await page.getByRole('link', { name: '去设置' }).click()
+  await expect(page).toHaveURL(/\/paypdchange\?from=%2Fcash$/)
+  await page.getByPlaceholder('请输入登录密码').fill(player.password)
+  await page.getByRole('button', { name: '支付密码', exact: true }).click()
+  await typeOnKeyboard(page, PAY_PASSWORD)
+  await page.getByRole('button', { name: '确认支付密码', exact: true }).click()
+  await typeOnKeyboard(page, PAY_PASSWORD)
+  await page.getByRole('button', { name: '确认', exact: true }).click()
+  await expect(page).toHaveURL(/\/cash$/)
+  await expect(page.getByRole('link', { name: '去设置' })).toHaveCount(0)
+})
+
+test('an address already bound is refused before the payment password is asked', async ({ page }) => {
+  const player = await newPlayer({ bindAddress: true })
+  await openLoggedIn(page, '/address', player)
+  await expect(page.getByTestId('address-count')).toHaveText('已绑定 1/5')
+  await page.getByRole('textbox', { name: '提现地址' }).fill(ADDRESS)
+  await page.getByRole('textbox', { name: '地址备注' }).fill('再绑一次')
+  await page.getByRole('button', { name: '绑定地址' }).click()
+  await expect(page.getByRole('alert')).toHaveText('该地址已绑定')
+  await expect(page.locator('.adm-dialog')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: '支付密码', exact: true })).toHaveCount(0)
 })

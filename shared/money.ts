@@ -57,9 +57,10 @@ export function formatMicro(micro: number, places = 2): string {
 }
 
 /**
- * The wire format of every amount: all the places it has, trailing zeros trimmed down to at
- * least 2 ("12.50", "78.875", "0.158333", "-3.00"), so nothing is hidden and nothing is rounded.
+ * Micro-units with the precision they have: trailing zeros trimmed, but never fewer than 2 places
+ * ("78.875000" → "78.875", "78.800000" → "78.80", "3" → "3.00"). The one way an amount is written
+ * for people and on the wire.
  */
-export function formatAmount(micro: number): string {
+export function formatMoney(micro: number): string {
   return formatMicro(micro, MICRO_DECIMALS).replace(/(\.\d\d\d*?)0+$/, '$1')
 }

@@ -103,3 +103,8 @@ export function uniquePhone(): string {
 }
 
 export const scopeHeader = (scope: string) => ({ [SCOPE_HEADER]: scope })
+
+/** Removes one fault rule by the id addFault returned. */
+export async function removeFault(id: string): Promise<void> {
+  await json(await fetch(`${baseUrl()}/__emu/faults/${encodeURIComponent(id)}`, { method: 'DELETE' }))
+}

@@ -94,15 +94,17 @@ export async function typeOnKeyboard(page: Page, digits: string) {
   for (const digit of digits) {
     const keys = page.locator('.adm-number-keyboard-popup').getByRole('button', { name: digit, exact: true })
     await expect(keys.first()).toBeAttached()
-    let tapped = false
-    for (const key of await keys.all()) {
-      const box = await key.boundingBox()
-      if (box && box.y >= 0 && box.y + box.height <= height) {
-        await key.click()
-        tapped = true
-        break
+    // A keyboard that is still sliding up is not on screen yet: look again until one is.
+    const onScreen = async () => {
+      for (const key of await keys.all()) {
+        const box = await key.boundingBox()
+        if (box && box.y >= 0 && box.y + box.height <= height) return key
       }
+      return null
     }
-    expect(tapped, `key ${digit} on screen`).toBe(true)
+    await expect
+      .poll(async () => (await onScreen()) !== null, { message: `key ${digit} on screen` })
+      .toBe(true)
+    await (await onScreen())?.click()
   }
 }

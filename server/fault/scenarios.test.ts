@@ -187,13 +187,14 @@ describe('activating each scenario', () => {
     expect(seen).toEqual([1, 1, 503, 1, 1, 503])
   })
 
-  it('deposit-arrives: the balance grows by the amount and the deposit shows confirmed', async () => {
+  it('deposit-arrives: the balance grows by the amount, plus a first top-up bonus, and the deposit shows confirmed', async () => {
     const p = await demo()
     const before = await p.json(`/api/api/getBalance?player_id=${p.playerId}`)
     const activation = await emu.activate('deposit-arrives', { amount: '250' })
     expect(activation.steps.map((s) => s.code)).toEqual([1, 1, 1])
     const after = await p.json(`/api/api/getBalance?player_id=${p.playerId}`)
-    expect(Number(after.data.balance) - Number(before.data.balance)).toBe(250)
+    // The demo player's first top-up also earns the 10% first-deposit bonus.
+    expect(Number(after.data.balance) - Number(before.data.balance)).toBe(275)
     const history = await p.json('/api/api/getDepositHistory')
     expect(history.data.list).toEqual(
       expect.arrayContaining([

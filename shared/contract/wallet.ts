@@ -36,6 +36,7 @@ export const FUND_FLOW_TYPES = [
   'rebate',
   'exchange',
   'bonus',
+  'deposit_bonus',
 ] as const
 export const fundFlowTypeSchema = z.enum(FUND_FLOW_TYPES)
 export type FundFlowType = z.infer<typeof fundFlowTypeSchema>
@@ -51,6 +52,7 @@ export const FUND_FLOW_TYPE_LABEL: Record<FundFlowType, string> = {
   rebate: '返水',
   exchange: '兑换',
   bonus: '赠送',
+  deposit_bonus: '首充赠送',
 }
 
 export const DEPOSIT_STATUSES = ['pending', 'confirmed'] as const

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { Outlet, ScrollRestoration, useMatches } from 'react-router-dom'
+import { OfflineBanner } from '../components/offline-banner/offline-banner'
 import { useSession } from '../lib/session-store'
 import { isRouteHandle } from './route-handle'
 
@@ -23,6 +24,7 @@ export function RootRoute() {
 
   return (
     <>
+      <OfflineBanner />
       <Outlet />
       <ScrollRestoration />
       {isLogin ? (

@@ -51,5 +51,11 @@ export const LOGIN_QUERY = 'isreg'
 export const loginPath = (isreg?: 0 | 1): string =>
   isreg === undefined ? paths.login : `${paths.login}?${LOGIN_QUERY}=${isreg}`
 
+/**
+ * The query parameter of an invite link that carries the inviter's code: the link, its QR code and
+ * the poster (all built by the server from `fixtures/agent.json`) and the register form use this name.
+ */
+export const INVITE_QUERY = 'invite_code'
+
 /** Where a lost session lands (spec §8). */
 export const SESSION_LOST_PATH = loginPath(0)

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { AWARD_HIGHLIGHT } from '../../../shared/constants'
-import { awardParts, mask, truncate } from './format'
+import { formatMicro, toMicro } from '../../../shared/money'
+import { awardParts, formatBalance, mask, truncate } from './format'
 
 const HASH = '0000000005f5e100ff04c02e43c69f29cd97bdd469a12b0d171a09b933ec36e5'
 
@@ -106,6 +107,36 @@ describe('awardParts', () => {
         const shown = `${lead}${highlight}`
         expect(shown.length).toBeLessThanOrEqual(AWARD_HIGHLIGHT.maxLength)
         expect(shown.startsWith('00...')).toBe(hash.length > AWARD_HIGHLIGHT.maxLength)
+      }),
+    )
+  })
+})
+
+describe('formatBalance', () => {
+  it('keeps every decimal the amount has and pads to at least 2', () => {
+    expect(formatBalance('78.875')).toBe('78.875')
+    expect(formatBalance('78.8')).toBe('78.80')
+    expect(formatBalance('78.870000')).toBe('78.87')
+    expect(formatBalance('0.000001')).toBe('0.000001')
+    expect(formatBalance('12')).toBe('12.00')
+    expect(formatBalance('0')).toBe('0.00')
+    expect(formatBalance('-3.5')).toBe('-3.50')
+    expect(formatBalance(' 1.230 ')).toBe('1.23')
+  })
+
+  it('shows text that is not an amount as it came', () => {
+    expect(formatBalance('—')).toBe('—')
+    expect(formatBalance('')).toBe('')
+  })
+
+  it('never changes the value, only its trailing zeros', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), (micro) => {
+        const text = formatMicro(micro, 6)
+        const shown = formatBalance(text)
+        expect(toMicro(shown)).toBe(micro)
+        expect(shown).toMatch(/^-?\d+\.\d{2,6}$/)
+        expect(shown.length === 0 || !/\.\d{3,}0$/.test(shown)).toBe(true)
       }),
     )
   })

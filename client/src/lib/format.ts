@@ -1,4 +1,5 @@
 import { AWARD_HIGHLIGHT, MASK_STARS } from '../../../shared/constants'
+import { formatMoney, toMicro } from '../../../shared/money'
 
 const ELLIPSIS = '...'
 
@@ -71,5 +72,18 @@ export function awardParts(hash: string): AwardParts {
   return {
     lead: `${shortened ? prefix : ''}${kept.slice(0, cut).join('')}`,
     highlight: kept.slice(cut).join(''),
+  }
+}
+
+/**
+ * An amount as the player sees it: every digit the server sent (the ledger keeps micro-units), with
+ * trailing zeros trimmed to at least 2 decimals, so 78.875 stays 78.875 and 78.8 reads 78.80.
+ * Text that is not a plain decimal (an upstream's placeholder such as "—") is shown as it came.
+ */
+export function formatBalance(amount: string): string {
+  try {
+    return formatMoney(toMicro(amount))
+  } catch {
+    return amount
   }
 }

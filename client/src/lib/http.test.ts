@@ -7,8 +7,10 @@ import type { FaultRuleInput } from '../../../shared/emu-control'
 import { MSG } from '../../../shared/messages'
 import { STORAGE_KEY } from '../../../shared/storage-keys'
 import { happyDom } from '../test-support/happy-dom'
+import { connectivity } from './connectivity'
 import { ApiError, callApi, newIdempotencyKey, setApiOrigin, showsLoadingToast } from './http'
 import { setNavigator } from './navigation'
+import { takeAfterLogin } from './return-to'
 import { session } from './session-store'
 import { clearToast } from './toast'
 
@@ -67,7 +69,8 @@ async function shownDuring<T>(
 }
 
 async function expectToast(text: string) {
-  await vi.waitFor(() => expect(document.body.textContent).toContain(text))
+  // Patient: on a loaded machine the first toast (antd-mobile's render) can take over a second.
+  await vi.waitFor(() => expect(document.body.textContent).toContain(text), { timeout: 5_000 })
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
@@ -107,6 +110,8 @@ describe('callApi against the emulator', () => {
     expect(localStorage.getItem(STORAGE_KEY.loginData)).toBeNull()
     expect(session.get().isLogin).toBe(false)
     expect(navigations).toEqual(['/login?isreg=0'])
+    // The login that follows brings the player back to the page the session was lost on.
+    expect(takeAfterLogin()).toBe('/home')
   })
 
   it('treats a missing token as a lost session (the server answers 10001)', async () => {
@@ -214,6 +219,52 @@ describe('callApi against the emulator', () => {
     const balance = await shownDuring(() => callApi(getBalance, { query: { player_id: data.player_id } }))
     expect(balance.result.status).toBe('fulfilled')
     expect(balance.texts).not.toContain(MSG.loading)
+  })
+})
+
+describe('a busy server and a lost connection', () => {
+  const busy = {
+    type: 'status',
+    status: 503,
+    body: { code: 503, msg: '服务繁忙，请稍后重试', data: null },
+  } as const
+
+  it('asks again once after a 503 on a read, and the player sees nothing when that works', async () => {
+    await addFault({ match: { path: '/api/api2/announcement' }, action: busy, times: 1 })
+    const { announcement } = await import('../../../shared/contract/account')
+    const call = await shownDuring(() => callApi(announcement))
+    expect(call.result.status).toBe('fulfilled')
+    expect(call.texts).not.toContain('服务繁忙')
+  })
+
+  it('tells the player when the second try is busy too', async () => {
+    await addFault({ match: { path: '/api/api2/announcement' }, action: busy, times: 2 })
+    const { announcement } = await import('../../../shared/contract/account')
+    const err = await rejection(callApi(announcement))
+    expect(err.details.status).toBe(503)
+    await expectToast('服务繁忙，请稍后重试')
+  })
+
+  it('never sends a write twice', async () => {
+    await addFault({ match: { path: '/api/sms/send' }, action: busy, times: 1 })
+    const err = await rejection(callApi(sendSms, { body: { phone: '13700000001', purpose: 'register' } }))
+    expect(err.details.status).toBe(503)
+  })
+
+  it('says a lost connection once, then the banner state stands in until the server answers', async () => {
+    await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'reset' }, times: 2 })
+    const { announcement } = await import('../../../shared/contract/account')
+    expect((await rejection(callApi(announcement))).kind).toBe('network')
+    await expectToast(MSG.network)
+    expect(connectivity.online).toBe(false)
+    clearToast()
+    await vi.waitFor(() => expect(document.body.textContent).not.toContain(MSG.network), { timeout: 5_000 })
+    const again = await shownDuring(() => callApi(announcement))
+    expect(again.result.status).toBe('rejected')
+    expect(again.texts).not.toContain(MSG.network)
+    // The server answers again: online, and the next failure would be told again.
+    await callApi(announcement)
+    expect(connectivity.online).toBe(true)
   })
 })
 

@@ -15,7 +15,9 @@ import {
 } from '../../../shared/envelope'
 import { MSG } from '../../../shared/messages'
 import { SESSION_LOST_PATH } from '../config/paths'
+import { connectivity } from './connectivity'
 import { navigateTo } from './navigation'
+import { currentPath, rememberForLogin } from './return-to'
 import { session } from './session-store'
 import { storage } from './storage'
 import { holdLoadingToast, showToast } from './toast'
@@ -138,7 +140,45 @@ function fail(kind: ApiErrorKind, message: string, details?: ApiError['details']
   throw new ApiError(kind, message, details)
 }
 
+/**
+ * A call that cannot reach the server: the first one says so in a toast, then the offline banner
+ * (components/offline-banner) stands in for it until the server answers again, so a page that
+ * polls does not repeat the toast every few seconds.
+ */
+function failNetwork(quiet = false): never {
+  const wasOnline = connectivity.online
+  connectivity.markOffline()
+  if (wasOnline && !quiet) showToast(MSG.network)
+  throw new ApiError('network', MSG.network)
+}
+
+/**
+ * How long a read waits before its one retry after a 503 (the server or a proxy in front of it was
+ * briefly busy). Only GETs are retried: they change nothing, so asking twice is safe.
+ */
+export const RETRY_AFTER_503_MS = 600
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason)
+      return
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
 function loseSession(message: string, details: ApiError['details'], kind: ApiErrorKind): never {
+  // After logging in again the player comes back to the page the session was lost on.
+  rememberForLogin(currentPath())
   session.loseSession()
   showToast(message)
   navigateTo(SESSION_LOST_PATH, { replace: true })
@@ -186,20 +226,28 @@ async function exchange(
   let status: number
   let text: string
   try {
-    const res = await fetch(requestUrl(endpoint, input.query), {
-      method: endpoint.method,
-      headers,
-      body,
-      signal: controller.signal,
-      credentials: 'same-origin',
-    })
+    const send = () =>
+      fetch(requestUrl(endpoint, input.query), {
+        method: endpoint.method,
+        headers,
+        body,
+        signal: controller.signal,
+        credentials: 'same-origin',
+      })
+    let res = await send()
+    if (res.status === 503 && endpoint.method === 'GET') {
+      await res.body?.cancel()
+      await pause(RETRY_AFTER_503_MS, controller.signal)
+      res = await send()
+    }
+    connectivity.markOnline()
     status = res.status
     text = await res.text()
   } catch (err) {
     if (timedOut) fail('timeout', MSG.timeout, {}, options.quiet)
     if (options.signal?.aborted) fail('aborted', 'aborted')
     console.error(`${endpoint.method} ${endpoint.path} failed`, err)
-    return fail('network', MSG.network, {}, options.quiet)
+    return failNetwork(options.quiet)
   } finally {
     clearTimeout(timer)
     clearTimeout(loadingTimer)

@@ -4,7 +4,7 @@ import type { UserInfo } from '../../../shared/contract/account'
 import { PASSWORD_MSG } from '../../../shared/contract/fields'
 import { CODE } from '../../../shared/envelope'
 import { SERVER_MSG } from '../../../shared/messages'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import type { Config } from '../../config'
 import { type Db, immediate } from '../../db/database'
 import { ApiError, fail, invalidInput } from '../../http/api-error'
@@ -154,7 +154,7 @@ export class AccountService {
     if (playerId !== sessionPlayerId) throw fail(SERVER_MSG.playerMismatch)
     const row = this.accounts.balancesOf(sessionPlayerId)
     if (!row) throw new ApiError(CODE.sessionExpired, '登录已失效!')
-    return { balance: formatAmount(row.balance_micro), trx_balance: formatAmount(row.trx_balance_micro) }
+    return { balance: formatMoney(row.balance_micro), trx_balance: formatMoney(row.trx_balance_micro) }
   }
 
   async changePassword(

@@ -17,7 +17,7 @@ import type {
 } from '../../../shared/contract/agent'
 import type { rebateClaimSchema, rebateDaySchema, rebateSummary } from '../../../shared/contract/content'
 import type { DataOf } from '../../../shared/contract/endpoint'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
 import { fail } from '../../http/api-error'
 import { maskPhone } from '../account/account-repository'
@@ -40,7 +40,7 @@ export const AGENT_MSG = {
 export const MAX_RANGE_DAYS = 31
 const DEFAULT_RANGE_DAYS = 7
 
-const money = (micro: number) => formatAmount(micro)
+const money = (micro: number) => formatMoney(micro)
 
 interface Page {
   readonly page?: number | undefined
@@ -420,7 +420,7 @@ export class AgentService {
         commission: money(commission),
         created_at: now,
         days: rows.map(AgentService.dayOut),
-        balance: money(balance),
+        balance: formatMoney(balance),
       }
     })
   }

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { activityStatusSchema, activitySummarySchema, prizePool } from '../../../shared/contract/content'
 import type { DataOf } from '../../../shared/contract/endpoint'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import type { Db } from '../../db/database'
 import { notFound } from '../../http/api-error'
 import { applyRate, formatRate } from '../agent/rebate'
@@ -76,7 +76,7 @@ export class ContentService {
     const fromBets = this.pool.recentWins(winnerMinPayoutMicro, now, WINNERS_SHOWN).map((w) => ({
       name: maskName(w.nickname),
       game: w.game,
-      amount: formatAmount(w.payout_micro),
+      amount: formatMoney(w.payout_micro),
       won_at: w.settled_at,
     }))
     const seeded = winners
@@ -84,11 +84,11 @@ export class ContentService {
       .map((w) => ({
         name: maskName(w.name),
         game: w.game,
-        amount: formatAmount(w.amountMicro),
+        amount: formatMoney(w.amountMicro),
         won_at: w.wonAt,
       }))
     return {
-      amount: formatAmount(baseMicro + fed),
+      amount: formatMoney(baseMicro + fed),
       rate_bp: shareBp,
       rate: formatRate(shareBp),
       updated_at: now,

@@ -37,7 +37,7 @@ import {
   roundsDrawnIn,
 } from '../../../shared/games/rounds'
 import { TRANSFER_KINDS, type TransferKind, transferSide } from '../../../shared/games/transfer'
-import { formatAmount, toMicro } from '../../../shared/money'
+import { formatMoney, toMicro } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
 import { ApiError, fail, notFound } from '../../http/api-error'
 import type { EmuClock } from '../clock'
@@ -270,8 +270,8 @@ export class GameService {
       kind: isLottery(game) ? 'lottery' : 'hash',
       round_ms: nextRound(first, this.config).drawAt - first.drawAt,
       seal_ms: g.seal_ms,
-      min_stake: formatAmount(toMicro(g.limits.min_stake)),
-      max_stake: formatAmount(toMicro(g.limits.max_stake)),
+      min_stake: formatMoney(toMicro(g.limits.min_stake)),
+      max_stake: formatMoney(toMicro(g.limits.max_stake)),
     }
   }
 
@@ -477,7 +477,7 @@ export class GameService {
     return {
       round_id: roundId,
       bets: ids.placed.map((bet) => this.betOut(bet)),
-      balance: formatAmount(ids.balance),
+      balance: formatMoney(ids.balance),
     }
   }
 
@@ -509,10 +509,10 @@ export class GameService {
       height: b.height,
       bet_type: b.bet_type,
       label: this.types.get(game)?.get(b.bet_type)?.label ?? b.bet_type,
-      stake: formatAmount(b.stake_micro),
+      stake: formatMoney(b.stake_micro),
       odds: b.odds,
       status: b.status,
-      payout: formatAmount(b.payout_micro),
+      payout: formatMoney(b.payout_micro),
       source: b.source,
       placed_at: b.placed_at,
       draw_at: b.draw_at,
@@ -549,7 +549,7 @@ export class GameService {
       page_size: pageSize,
       total: r.total,
       has_more: page * pageSize < r.total,
-      summary: { stake: formatAmount(r.stake), payout: formatAmount(r.payout) },
+      summary: { stake: formatMoney(r.stake), payout: formatMoney(r.payout) },
     }
   }
 
@@ -732,7 +732,7 @@ export class GameService {
       from_address: t.from_address,
       to_address: t.to_address,
       kind: transferKind(t.kind),
-      amount: formatAmount(t.amount_micro),
+      amount: formatMoney(t.amount_micro),
       status: t.status,
       reason: t.reason,
       height: t.height,

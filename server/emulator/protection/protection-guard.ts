@@ -5,7 +5,7 @@ import {
   type LimitKind,
   type LimitPeriod,
 } from '../../../shared/contract/protection'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import type { Db } from '../../db/database'
 import { fail } from '../../http/api-error'
 import { cstMinute, periodRange } from './periods'
@@ -14,11 +14,11 @@ import { type ExclusionRow, type LimitRow, ProtectionRepository } from './protec
 /** Refusals the player sees, as the server sends them. */
 export const PROTECTION_MSG = {
   depositLimit: (period: LimitPeriod, limit: number, used: number, resetsAt: number) =>
-    `超出${LIMIT_PERIOD_LABEL[period]}充值限额 ${formatAmount(limit)} USDT：本期已充值 ${formatAmount(used)} USDT，` +
-    `最多还可充值 ${formatAmount(Math.max(0, limit - used))} USDT，限额于 ${cstMinute(resetsAt)}（北京时间）重置`,
+    `超出${LIMIT_PERIOD_LABEL[period]}充值限额 ${formatMoney(limit)} USDT：本期已充值 ${formatMoney(used)} USDT，` +
+    `最多还可充值 ${formatMoney(Math.max(0, limit - used))} USDT，限额于 ${cstMinute(resetsAt)}（北京时间）重置`,
   lossLimit: (period: LimitPeriod, limit: number, used: number, resetsAt: number) =>
-    `超出${LIMIT_PERIOD_LABEL[period]}亏损限额 ${formatAmount(limit)} USDT：本期净亏损 ${formatAmount(Math.max(0, used))} USDT，` +
-    `最多还可投注 ${formatAmount(Math.max(0, limit - used))} USDT，限额于 ${cstMinute(resetsAt)}（北京时间）重置`,
+    `超出${LIMIT_PERIOD_LABEL[period]}亏损限额 ${formatMoney(limit)} USDT：本期净亏损 ${formatMoney(Math.max(0, used))} USDT，` +
+    `最多还可投注 ${formatMoney(Math.max(0, limit - used))} USDT，限额于 ${cstMinute(resetsAt)}（北京时间）重置`,
   excludedBet: (e: ExclusionRow) =>
     `账号处于${EXCLUSION_KIND_LABEL[e.kind]}期，至 ${cstMinute(e.ends_at)}（北京时间）结束，期间不能投注`,
   excludedLogin: (e: ExclusionRow) =>

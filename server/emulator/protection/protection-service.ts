@@ -15,7 +15,7 @@ import {
   type RealityCheckInterval,
 } from '../../../shared/contract/protection'
 import { CODE } from '../../../shared/envelope'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import { type Db, immediate } from '../../db/database'
 import { ApiError, fail } from '../../http/api-error'
 import type { AccountRepository } from '../account/account-repository'
@@ -42,12 +42,12 @@ export interface ProtectionDeps {
 /** Totals of the ledger as the contract sends them. */
 function totalsView(t: LedgerTotalsRow): NetPositionTotals {
   return {
-    deposits: formatAmount(t.deposits),
-    withdrawals: formatAmount(t.withdrawals),
-    stakes: formatAmount(t.stakes),
-    payouts: formatAmount(t.payouts),
-    net_result: formatAmount(t.payouts - t.stakes),
-    other: formatAmount(t.other),
+    deposits: formatMoney(t.deposits),
+    withdrawals: formatMoney(t.withdrawals),
+    stakes: formatMoney(t.stakes),
+    payouts: formatMoney(t.payouts),
+    net_result: formatMoney(t.payouts - t.stakes),
+    other: formatMoney(t.other),
   }
 }
 
@@ -84,12 +84,12 @@ export class ProtectionService {
     return {
       kind,
       period,
-      limit: limit === null ? null : formatAmount(limit),
-      used: formatAmount(shownUsed),
-      remaining: limit === null ? null : formatAmount(Math.max(0, limit - used)),
+      limit: limit === null ? null : formatMoney(limit),
+      used: formatMoney(shownUsed),
+      remaining: limit === null ? null : formatMoney(Math.max(0, limit - used)),
       resets_at: periodRange(period, now).end,
       pending: pending && {
-        limit: pending.limit === null ? null : formatAmount(pending.limit),
+        limit: pending.limit === null ? null : formatMoney(pending.limit),
         effective_at: pending.at,
       },
     }
@@ -163,9 +163,9 @@ export class ProtectionService {
       session_started_at: start,
       next_due_at: interval === 0 ? null : last + interval * MINUTE,
       now,
-      stakes: formatAmount(t.stakes),
-      payouts: formatAmount(t.payouts),
-      net_result: formatAmount(t.payouts - t.stakes),
+      stakes: formatMoney(t.stakes),
+      payouts: formatMoney(t.payouts),
+      net_result: formatMoney(t.payouts - t.stakes),
     }
   }
 

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto'
 import type { DepositOrder } from '../../../shared/contract/wallet'
 import { NETWORK } from '../../../shared/contract/wallet'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import { tronAddressFromAccountId } from '../../../shared/tron'
 import { immediate } from '../../db/database'
 import { fail, notFound } from '../../http/api-error'
 import { protectionGuard } from '../protection/protection-guard'
 import { DepositRepository } from './deposit-repository'
+import type { FirstDepositBonus } from './first-deposit-bonus'
 import type { HistoryFilter } from './paged-query'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
 import { fakeTxHash, orderNo, type Page, pagedResult } from './wallet-format'
@@ -27,7 +28,10 @@ export function depositAddressFor(playerId: number, attempt = 0): string {
 export class DepositService {
   readonly deposits: DepositRepository
 
-  constructor(private readonly ctx: WalletContext) {
+  constructor(
+    private readonly ctx: WalletContext,
+    private readonly bonus: FirstDepositBonus | null = null,
+  ) {
     this.deposits = new DepositRepository(ctx.db)
   }
 
@@ -53,8 +57,8 @@ export class DepositService {
       network: NETWORK,
       address,
       qr_text: address,
-      min_amount: formatAmount(s.minMicro),
-      max_amount: formatAmount(s.maxMicro),
+      min_amount: formatMoney(s.minMicro),
+      max_amount: formatMoney(s.maxMicro),
       confirmations: s.confirmations,
       chain_delay_seconds: Math.round(s.chainDelayMs / 1000),
       notice: DEPOSIT_NOTICE,
@@ -63,8 +67,8 @@ export class DepositService {
 
   create(playerId: number, amountMicro: number): DepositOrder {
     const s = this.ctx.settings.current.deposit
-    if (amountMicro < s.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatAmount(s.minMicro)))
-    if (amountMicro > s.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatAmount(s.maxMicro)))
+    if (amountMicro < s.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatMoney(s.minMicro)))
+    if (amountMicro > s.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatMoney(s.maxMicro)))
     return immediate(this.ctx.db, () => {
       const now = this.ctx.clock.worldNow()
       if (this.deposits.countPending(playerId) >= s.maxPendingOrders)
@@ -116,6 +120,13 @@ export class DepositService {
         amountMicro: row.amount_micro,
         ref: row.order_no,
         memo: 'USDT-TRC20 充值',
+        at: now,
+      })
+      // The promotion the activity page advertises, paid in the same transaction as the top-up.
+      this.bonus?.afterDeposit({
+        playerId: row.player_id,
+        amountMicro: row.amount_micro,
+        orderNo: row.order_no,
         at: now,
       })
       return true

@@ -1,5 +1,5 @@
 import { exchangeQuoteMicro, type WalletCurrency } from '../../../shared/contract/wallet'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import { immediate } from '../../db/database'
 import { fail } from '../../http/api-error'
 import { InsufficientFundsError } from '../ledger/ledger-repository'
@@ -16,8 +16,8 @@ export class ExchangeService {
         from: p.from,
         to: p.to,
         rate: p.rate,
-        min_amount: formatAmount(p.minMicro),
-        max_amount: formatAmount(p.maxMicro),
+        min_amount: formatMoney(p.minMicro),
+        max_amount: formatMoney(p.maxMicro),
       })),
     }
   }
@@ -25,8 +25,8 @@ export class ExchangeService {
   convert(playerId: number, from: WalletCurrency, to: WalletCurrency, amountMicro: number) {
     const pair = this.ctx.settings.current.exchange.pairs.find((p) => p.from === from && p.to === to)
     if (!pair) throw fail(WALLET_MSG.pairUnknown)
-    if (amountMicro < pair.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatAmount(pair.minMicro), from))
-    if (amountMicro > pair.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatAmount(pair.maxMicro), from))
+    if (amountMicro < pair.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatMoney(pair.minMicro), from))
+    if (amountMicro > pair.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatMoney(pair.maxMicro), from))
     const received = exchangeQuoteMicro(amountMicro, pair.rate)
     if (received <= 0) throw fail(WALLET_MSG.exchangeTooSmall)
     try {
@@ -57,12 +57,12 @@ export class ExchangeService {
         return {
           from,
           to,
-          amount: formatAmount(amountMicro),
-          received: formatAmount(received),
+          amount: formatMoney(amountMicro),
+          received: formatMoney(received),
           rate: pair.rate,
           ref,
-          balance: formatAmount(usdt),
-          trx_balance: formatAmount(trx),
+          balance: formatMoney(usdt),
+          trx_balance: formatMoney(trx),
         }
       })
     } catch (err) {

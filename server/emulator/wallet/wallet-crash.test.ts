@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import { openDatabase } from '../../db/database'
 import { DEMO } from '../../test-support/test-app'
 import { LedgerRepository } from '../ledger/ledger-repository'
@@ -171,7 +171,7 @@ describe('SIGKILL in the middle of a load', () => {
           )
           .pluck()
           .get(DEMO.phone) as number
-        expect(info.data?.balance).toBe(formatAmount(sum))
+        expect(info.data?.balance).toBe(formatMoney(sum))
       } finally {
         db2.close()
       }

@@ -1,6 +1,12 @@
 import type { Emulator } from '../../plugins/emulator-plugin'
 import { DepositService } from './deposit-service'
 import { ExchangeService } from './exchange-service'
+import {
+  FirstDepositBonus,
+  firstDepositRule,
+  loadPromotionsFixture,
+  type PromotionsFixture,
+} from './first-deposit-bonus'
 import { type FundFlowFilter, FundFlowRepository } from './fund-flow-repository'
 import type { WalletContext } from './wallet-context'
 import { type Page, pagedResult } from './wallet-format'
@@ -16,8 +22,13 @@ export class WalletDomain {
   readonly exchange: ExchangeService
   readonly fundFlowRows: FundFlowRepository
 
-  constructor(readonly ctx: WalletContext) {
-    this.deposits = new DepositService(ctx)
+  /** `promotions`: the bonuses the wallet pays (fixtures/promotions.json); none when left out. */
+  constructor(
+    readonly ctx: WalletContext,
+    promotions: PromotionsFixture = { first_deposit: null },
+  ) {
+    const rule = firstDepositRule(promotions)
+    this.deposits = new DepositService(ctx, rule ? new FirstDepositBonus(ctx.db, ctx.ledger, rule) : null)
     this.withdrawals = new WithdrawalService(ctx)
     this.exchange = new ExchangeService(ctx)
     this.fundFlowRows = new FundFlowRepository(ctx.db)
@@ -45,7 +56,10 @@ export function walletOf(emu: Emulator, fixturesDir: string): WalletDomain {
   const known = domains.get(emu)
   if (known) return known
   const settings = new WalletSettingsHolder(loadWalletFixture(fixturesDir))
-  const domain = new WalletDomain({ db: emu.db, clock: emu.clock, ledger: emu.ledger, settings })
+  const domain = new WalletDomain(
+    { db: emu.db, clock: emu.clock, ledger: emu.ledger, settings },
+    loadPromotionsFixture(fixturesDir),
+  )
   emu.addSeeder(walletSeeder(settings))
   emu.ticker.register('wallet', (now) => domain.runDue(now))
   domains.set(emu, domain)

@@ -1,22 +1,22 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { exchangeQuoteMicro } from '../../../shared/contract/wallet'
-import { formatAmount, toMicro } from '../../../shared/money'
+import { formatMoney, toMicro } from '../../../shared/money'
 import { isTronAddress } from '../../../shared/tron'
 import { depositAddressFor } from './deposit-service'
 import { formatWait, orderNo } from './wallet-format'
 
 describe('wallet formatting', () => {
   it('shows amounts with 2 to 6 places, never rounding up', () => {
-    expect(formatAmount(0)).toBe('0.00')
-    expect(formatAmount(12_500_000)).toBe('12.50')
-    expect(formatAmount(1_950_617)).toBe('1.950617')
-    expect(formatAmount(100_000)).toBe('0.10')
-    expect(formatAmount(-3_000_000)).toBe('-3.00')
-    expect(formatAmount(1)).toBe('0.000001')
+    expect(formatMoney(0)).toBe('0.00')
+    expect(formatMoney(12_500_000)).toBe('12.50')
+    expect(formatMoney(1_950_617)).toBe('1.950617')
+    expect(formatMoney(100_000)).toBe('0.10')
+    expect(formatMoney(-3_000_000)).toBe('-3.00')
+    expect(formatMoney(1)).toBe('0.000001')
     fc.assert(
       fc.property(fc.integer({ min: -(10 ** 15), max: 10 ** 15 }), (micro) => {
-        expect(toMicro(formatAmount(micro))).toBe(micro)
+        expect(toMicro(formatMoney(micro))).toBe(micro)
       }),
     )
   })

@@ -8,7 +8,7 @@ import {
   WITHDRAWAL_STATUS_LABEL,
   type Withdrawal,
 } from '../../../shared/contract/wallet'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import type { DepositRow } from './deposit-repository'
 import type { LedgerRow } from './fund-flow-repository'
 import type { WalletAddressRow, WithdrawalRow } from './withdrawal-repository'
@@ -30,7 +30,7 @@ export const depositView = (row: DepositRow, now: number): DepositOrder => ({
   currency: 'USDT',
   network: NETWORK,
   address: row.address,
-  amount: formatAmount(row.amount_micro),
+  amount: formatMoney(row.amount_micro),
   status: row.status,
   status_label: DEPOSIT_STATUS_LABEL[row.status],
   confirmations: confirmationsAt(row, now),
@@ -48,9 +48,9 @@ export const withdrawalView = (row: WithdrawalRow): Withdrawal => ({
   network: NETWORK,
   address: row.address,
   label: row.label,
-  amount: formatAmount(row.amount_micro),
-  fee: formatAmount(row.fee_micro),
-  total: formatAmount(row.amount_micro + row.fee_micro),
+  amount: formatMoney(row.amount_micro),
+  fee: formatMoney(row.fee_micro),
+  total: formatMoney(row.amount_micro + row.fee_micro),
   status: row.status,
   status_label: WITHDRAWAL_STATUS_LABEL[row.status],
   reason: row.reason,
@@ -73,8 +73,8 @@ export const fundFlowView = (row: LedgerRow): FundFlowItem => ({
   type: row.type,
   type_label: FUND_FLOW_TYPE_LABEL[row.type] ?? row.type,
   currency: row.currency,
-  amount: formatAmount(row.amount_micro),
-  balance_after: formatAmount(row.balance_after_micro),
+  amount: formatMoney(row.amount_micro),
+  balance_after: formatMoney(row.balance_after_micro),
   ref: row.ref,
   memo: row.memo,
   created_at: row.created_at,

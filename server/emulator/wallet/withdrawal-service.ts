@@ -1,7 +1,7 @@
 import { dayStartOf } from '../../../shared/business-day'
 import type { Withdrawal } from '../../../shared/contract/wallet'
 import { NETWORK } from '../../../shared/contract/wallet'
-import { formatAmount } from '../../../shared/money'
+import { formatMoney } from '../../../shared/money'
 import { immediate } from '../../db/database'
 import { fail, notFound } from '../../http/api-error'
 import { type GuardLimits, type GuardMessages, PasswordGuard } from '../account/password-guard'
@@ -141,14 +141,14 @@ export class WithdrawalService {
     return {
       currency: 'USDT' as const,
       network: NETWORK,
-      min_amount: formatAmount(r.minMicro),
-      max_amount: formatAmount(r.maxMicro),
-      fee: formatAmount(r.feeMicro),
-      daily_limit: formatAmount(r.dailyLimitMicro),
-      used_today: formatAmount(used),
-      remaining_today: formatAmount(remaining),
-      balance: formatAmount(balance),
-      max_withdrawable: formatAmount(maxWithdrawable < r.minMicro ? 0 : maxWithdrawable),
+      min_amount: formatMoney(r.minMicro),
+      max_amount: formatMoney(r.maxMicro),
+      fee: formatMoney(r.feeMicro),
+      daily_limit: formatMoney(r.dailyLimitMicro),
+      used_today: formatMoney(used),
+      remaining_today: formatMoney(remaining),
+      balance: formatMoney(balance),
+      max_withdrawable: formatMoney(maxWithdrawable < r.minMicro ? 0 : maxWithdrawable),
       has_pay_password: hasPay,
       locked_until: this.guard.lockedUntil(playerId),
       pay_password_attempts_left: this.guard.attemptsLeft(playerId, this.limits),
@@ -168,11 +168,11 @@ export class WithdrawalService {
     const r = this.rules
     const target = this.withdrawals.address(playerId, walletId)
     if (!target) throw fail(WALLET_MSG.walletNotFound)
-    if (amountMicro < r.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatAmount(r.minMicro)))
-    if (amountMicro > r.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatAmount(r.maxMicro)))
+    if (amountMicro < r.minMicro) throw fail(WALLET_MSG.amountTooSmall(formatMoney(r.minMicro)))
+    if (amountMicro > r.maxMicro) throw fail(WALLET_MSG.amountTooLarge(formatMoney(r.maxMicro)))
     const used = this.withdrawals.usedSince(playerId, dayStartOf(this.ctx.clock.worldNow()))
     if (used + amountMicro > r.dailyLimitMicro)
-      throw fail(WALLET_MSG.dailyLimit(formatAmount(Math.max(0, r.dailyLimitMicro - used))))
+      throw fail(WALLET_MSG.dailyLimit(formatMoney(Math.max(0, r.dailyLimitMicro - used))))
     const balance =
       this.ctx.db
         .prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?')
@@ -223,7 +223,7 @@ export class WithdrawalService {
             memo: '提现手续费',
             at: now,
           })
-        return { order: withdrawalView(row), balance: formatAmount(after.balanceAfterMicro) }
+        return { order: withdrawalView(row), balance: formatMoney(after.balanceAfterMicro) }
       })
     } catch (err) {
       if (err instanceof InsufficientFundsError) throw fail(WALLET_MSG.insufficient)

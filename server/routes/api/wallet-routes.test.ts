@@ -130,10 +130,11 @@ describe('top-up', () => {
     const done = await get(getDepositOrder, { id: order.data.id })
     expect(done.data).toMatchObject({ status: 'confirmed', status_label: '已到账', confirmations: 20 })
     expect(done.data.tx_hash).toMatch(/^[0-9a-f]{64}$/)
-    expect((await balance()).balance).toBe('1025.50')
+    // 25.50 and the first-deposit bonus of 10% (2.55), paid with it.
+    expect((await balance()).balance).toBe('1028.05')
     const again = await emu<{ credited: boolean }>(`/__emu/deposits/${order.data.id}/confirm`)
     expect(again.data.credited).toBe(false)
-    expect((await balance()).balance).toBe('1025.50')
+    expect((await balance()).balance).toBe('1028.05')
     const flow = await get(fundFlow, { type: 'topup' })
     expect(flow.data.list).toHaveLength(1)
     expect(flow.data.list[0]).toMatchObject({
@@ -153,7 +154,8 @@ describe('top-up', () => {
     expect(byId.data).toMatchObject({ credited: true, order: { status: 'confirmed' } })
     const byNo = await emu<{ credited: boolean }>(`/__emu/deposits/${b.data.order_no}/confirm`)
     expect(byNo.data.credited).toBe(true)
-    expect((await balance()).balance).toBe('1030.00')
+    // 10 + 20, and 10% of the first one (1.00) as the first-deposit bonus.
+    expect((await balance()).balance).toBe('1031.00')
     const hist = await get(getDepositHistory)
     expect(hist.data.list.map((o) => o.amount)).toEqual(['20.00', '10.00'])
     expect(hist.data).toMatchObject({ total: 2, page: 1, has_more: false })
@@ -381,6 +383,8 @@ describe('exchange', () => {
     const b = await post(exchange, { from: 'TRX', to: 'USDT', amount: '12.345678' })
     // 12.345678 × 0.158 = 1.950617124 → 1.950617, rounded down.
     expect(b.data).toMatchObject({ received: '1.950617', balance: '991.950617', trx_balance: '550.154322' })
+    // The balance call shows the same micro-USDT the exchange left, not a figure cut to cents.
+    expect(await balance()).toEqual({ balance: '991.950617', trx_balance: '550.154322' })
     const rows = (await get(fundFlow, { type: 'exchange' })).data.list
     expect(rows).toHaveLength(4)
     expect(rows[0]?.ref).toBe(rows[1]?.ref)
@@ -409,15 +413,16 @@ describe('fund flow', () => {
     await emu(`/__emu/deposits/${order.data.id}/confirm`)
 
     const all = await get(fundFlow, { page_size: 4 })
-    expect(all.data).toMatchObject({ total: 9, page: 1, page_size: 4, has_more: true })
-    expect(all.data.list[0]?.type).toBe('topup')
+    expect(all.data).toMatchObject({ total: 10, page: 1, page_size: 4, has_more: true })
+    // The first top-up brings the first-deposit bonus with it, one row later.
+    expect(all.data.list.slice(0, 2).map((r) => r.type)).toEqual(['deposit_bonus', 'topup'])
     const ids = all.data.list.map((r) => r.id)
     expect([...ids].sort((x, y) => y - x)).toEqual(ids)
     const last = await get(fundFlow, { page_size: 4, page: 3 })
-    expect(last.data.list.map((r) => r.type)).toEqual(['bonus'])
+    expect(last.data.list.map((r) => r.type)).toEqual(['bonus', 'bonus'])
     expect(last.data.has_more).toBe(false)
 
-    expect((await get(fundFlow, { start_date: '2030-01-10', end_date: '2030-01-10' })).data.total).toBe(1)
+    expect((await get(fundFlow, { start_date: '2030-01-10', end_date: '2030-01-10' })).data.total).toBe(2)
     const day21 = await get(fundFlow, { start_date: '2030-01-09', end_date: '2030-01-09', currency: 'TRX' })
     expect(day21.data.list.map((r) => r.amount)).toEqual(['18.75', '12.50', '6.25'])
     expect((await get(fundFlow, { type: 'bet' })).data).toMatchObject({ total: 0, list: [] })

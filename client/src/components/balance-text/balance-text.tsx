@@ -1,3 +1,4 @@
+import { formatBalance } from '../../lib/format'
 import './balance-text.css'
 
 /** What a hidden amount shows instead of the figure. */
@@ -13,7 +14,7 @@ export interface BalanceTextProps {
 export function BalanceText({ balance, hidden, unit = 'USDT' }: BalanceTextProps) {
   return (
     <span className="balance-text" data-testid="balance">
-      <span className="balance-text__value">{hidden ? HIDDEN_AMOUNT : balance}</span>
+      <span className="balance-text__value">{hidden ? HIDDEN_AMOUNT : formatBalance(balance)}</span>
       {unit ? <span className="balance-text__unit">{unit}</span> : null}
     </span>
   )

@@ -1,5 +1,5 @@
 import NavBar from 'antd-mobile/es/components/nav-bar'
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { paths } from '../../config/paths'
 import './page-shell.css'
@@ -25,9 +25,22 @@ export interface PageShellProps {
 export function PageShell({ title, children, right, fallback = paths.home, back = true }: PageShellProps) {
   const navigate = useNavigate()
   const onBack = () => (canGoBack() ? navigate(-1) : navigate(fallback, { replace: true }))
+  const bar = useRef<HTMLElement>(null)
+  // antd-mobile's nav bar marks its left slot role="button" with no name: name it 返回, or take
+  // the role away where there is no back arrow, so screen readers announce something true.
+  useEffect(() => {
+    const left = bar.current?.querySelector('.adm-nav-bar-left')
+    if (!left) return
+    if (back) {
+      left.setAttribute('aria-label', '返回')
+    } else {
+      left.removeAttribute('role')
+      left.removeAttribute('aria-label')
+    }
+  }, [back])
   return (
     <div className="page-shell">
-      <header className="page-shell__bar">
+      <header className="page-shell__bar" ref={bar}>
         <NavBar back={back ? '返回' : null} backIcon={back} onBack={onBack} right={right}>
           <h1 className="page-shell__title">{title}</h1>
         </NavBar>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import { loginPath } from '../../config/paths'
+import { currentPath, rememberForLogin } from '../../lib/return-to'
 import { useSession } from '../../lib/session-store'
 import { StatusPage } from '../status-page/status-page'
 
@@ -14,10 +15,18 @@ export function RequireLogin({ children }: { children: ReactNode }) {
       description="登录后即可使用此功能。"
       actions={
         <>
-          <Link className="status-page__button" to={loginPath()}>
+          <Link
+            className="status-page__button"
+            to={loginPath()}
+            onClick={() => rememberForLogin(currentPath())}
+          >
             登录
           </Link>
-          <Link className="status-page__button status-page__button--ghost" to={loginPath(1)}>
+          <Link
+            className="status-page__button status-page__button--ghost"
+            to={loginPath(1)}
+            onClick={() => rememberForLogin(currentPath())}
+          >
             注册
           </Link>
         </>

@@ -2,6 +2,7 @@ import Tabs from 'antd-mobile/es/components/tabs'
 import { useNavigate, useSearchParams } from 'react-router-dom'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { LOGIN_QUERY, paths } from '../../config/paths'
+import { takeAfterLogin } from '../../lib/return-to'
 import { LoginForm } from './login-form'
 import { RegisterForm } from './register-form'
 import './login-page.css'
@@ -21,7 +22,8 @@ export function LoginPage() {
     if (next === 'login') copy.delete(LOGIN_QUERY)
     setParams(copy, { replace: true })
   }
-  const done = () => navigate(paths.home, { replace: true })
+  // Back to the page a lost session or a login prompt came from, else home.
+  const done = () => navigate(takeAfterLogin() ?? paths.home, { replace: true })
 
   return (
     <PageShell title={mode === 'register' ? '注册' : '登录'}>

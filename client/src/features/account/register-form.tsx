@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router-dom'
 import { register, sendSms } from '../../../../shared/contract/account'
 import { newPasswordField, PASSWORD_MSG, phoneField, smsCodeField } from '../../../../shared/contract/fields'
 import { SmsCodeButton } from '../../components/sms-code-button/sms-code-button'
+import { INVITE_QUERY } from '../../config/paths'
 import { requiredRule, schemaRule } from '../../lib/form-rules'
 import { callApi } from '../../lib/http'
 import { logIn } from '../../lib/session-actions'
@@ -19,7 +20,12 @@ interface RegisterValues {
   invite_code?: string
 }
 
-/** Register with an SMS code, then log straight in. An `invite` query parameter fills the invite code. */
+/** The invite code an invite link carries (`?invite_code=`), tidied as the form sends it. */
+export function inviteCodeFrom(params: URLSearchParams): string {
+  return params.get(INVITE_QUERY)?.trim().toUpperCase() ?? ''
+}
+
+/** Register with an SMS code, then log straight in. An invite link's code fills the invite code. */
 export function RegisterForm({ onDone }: { onDone: () => void }) {
   const [form] = Form.useForm<RegisterValues>()
   const [params] = useSearchParams()
@@ -60,7 +66,7 @@ export function RegisterForm({ onDone }: { onDone: () => void }) {
       form={form}
       layout="horizontal"
       mode="card"
-      initialValues={{ invite_code: params.get('invite') ?? '' }}
+      initialValues={{ invite_code: inviteCodeFrom(params) }}
       onFinish={submit}
       footer={
         <Button block type="submit" color="primary" size="large" loading={busy}>

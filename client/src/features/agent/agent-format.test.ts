@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { daysInRange, formatDateTime, fromDateParam, maskId, shownAmount, toDateParam } from './agent-format'
+import { daysInRange, fromDateParam, maskId, shownAmount, toDateParam } from './agent-format'
 
 describe('agent display helpers', () => {
   it('writes and reads local dates as YYYY-MM-DD', () => {
@@ -14,12 +14,9 @@ describe('agent display helpers', () => {
     expect(daysInRange(new Date(2026, 0, 25), new Date(2026, 1, 24))).toBe(31)
   })
 
-  it('formats a timestamp in local time', () => {
-    expect(formatDateTime(new Date(2026, 10, 22, 8, 5).getTime())).toBe('2026-11-22 08:05')
-  })
-
   it('hides amounts and masks ids', () => {
     expect(shownAmount('12.50', false)).toBe('12.50')
+    expect(shownAmount('0.158300', false)).toBe('0.1583')
     expect(shownAmount('12.50', true)).toBe('****')
     expect(maskId(100234)).toBe('1***4')
     expect(maskId(7)).toBe('7***')

@@ -1,4 +1,5 @@
 import { HIDDEN_AMOUNT } from '../../components/balance-text/balance-text'
+import { formatBalance } from '../../lib/format'
 
 /** Small display helpers of the agent pages: pure, so they are tested without a browser. */
 
@@ -23,15 +24,9 @@ export function daysInRange(start: Date, end: Date): number {
   return Math.round((utc(end) - utc(start)) / 86_400_000) + 1
 }
 
-/** Unix milliseconds as local `YYYY-MM-DD HH:mm`. */
-export function formatDateTime(ms: number): string {
-  const d = new Date(ms)
-  return `${toDateParam(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}`
-}
-
 /** An amount as the server sent it, or the mask when the player hides amounts. */
 export function shownAmount(amount: string, hidden: boolean): string {
-  return hidden ? HIDDEN_AMOUNT : amount
+  return hidden ? HIDDEN_AMOUNT : formatBalance(amount)
 }
 
 /** The player id with its middle masked: team lists show whose turnover it is without the whole id. */

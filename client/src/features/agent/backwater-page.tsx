@@ -9,12 +9,14 @@ import { toMicro } from '../../../../shared/money'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RefreshButton } from '../../components/refresh-button/refresh-button'
 import { RequireLogin } from '../../components/require-login/require-login'
+import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { paths } from '../../config/paths'
+import { formatDateTime } from '../../lib/date-time'
 import { callApi, newIdempotencyKey } from '../../lib/http'
 import { session, useSession } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
-import { formatDateTime, shownAmount } from './agent-format'
+import { shownAmount } from './agent-format'
 import { AmountToggle } from './amount-toggle'
 import './agent.css'
 
@@ -158,7 +160,9 @@ function BackwaterContent() {
       </List>
       {history.data && history.data.list.length === 0 ? (
         <Empty className="agent__empty" description="暂无领取记录" />
-      ) : null}
+      ) : (
+        <TimeZoneNote />
+      )}
     </div>
   )
 }

@@ -9,11 +9,13 @@ import { useState } from 'react'
 import { agentChildSearch, agentTurnover } from '../../../../shared/contract/agent'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
+import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { paths } from '../../config/paths'
+import { formatDateTime } from '../../lib/date-time'
 import { useSession } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
-import { daysInRange, formatDateTime, fromDateParam, maskId, shownAmount, toDateParam } from './agent-format'
+import { daysInRange, fromDateParam, maskId, shownAmount, toDateParam } from './agent-format'
 import { AmountToggle } from './amount-toggle'
 import './agent.css'
 
@@ -166,7 +168,9 @@ function TeamView() {
       </List>
       {data && data.list.length === 0 ? (
         <Empty className="agent__empty" description={keyword ? '没有找到匹配的下级' : '您还没有下级'} />
-      ) : null}
+      ) : (
+        <TimeZoneNote />
+      )}
       {data?.has_more ? (
         <Button className="agent__more" size="small" onClick={() => setPages((n) => n + 1)}>
           加载更多

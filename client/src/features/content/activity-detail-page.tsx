@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router-dom'
 import { activityDetail } from '../../../../shared/contract/content'
 import { idParam } from '../../../../shared/contract/fields'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { paths } from '../../config/paths'
 import { useApi } from '../../lib/use-api'
 import { ACTIVITY_STATUS, activityPeriod } from './content-format'
@@ -35,6 +36,7 @@ function Detail({ id }: { id: number }) {
         <Tag color={status.color}>{status.label}</Tag>
         <span>{activityPeriod(data.starts_at, data.ends_at)}</span>
       </span>
+      <TimeZoneNote />
       <div className="content__card">
         <RichHtml html={data.content_html} />
       </div>

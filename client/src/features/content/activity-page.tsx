@@ -5,6 +5,7 @@ import Tag from 'antd-mobile/es/components/tag'
 import { Link } from 'react-router-dom'
 import { activityList } from '../../../../shared/contract/content'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { paths } from '../../config/paths'
 import { useApi } from '../../lib/use-api'
 import { ACTIVITY_STATUS, activityPeriod } from './content-format'
@@ -29,6 +30,7 @@ export function ActivityPage() {
         <div className="content">
           {!data ? <Skeleton.Paragraph lineCount={8} animated /> : null}
           {data?.list.length === 0 ? <Empty className="content__empty" description="暂无活动" /> : null}
+          {data && data.list.length > 0 ? <TimeZoneNote /> : null}
           {data?.list.map((activity) => {
             const status = ACTIVITY_STATUS[activity.status]
             return (

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import {
-  activityPeriod,
-  allowedThirdParty,
-  classifyRoundTrip,
-  formatDateTime,
-  medianMs,
-} from './content-format'
+import { activityPeriod, allowedThirdParty, classifyRoundTrip, medianMs } from './content-format'
 
 describe('content helpers', () => {
-  it('formats local times and activity periods', () => {
-    const start = new Date(2026, 10, 1, 0, 0).getTime()
-    const end = new Date(2026, 10, 30, 23, 59).getTime()
-    expect(formatDateTime(start)).toBe('2026-11-01 00:00')
+  it('writes activity periods in China Standard Time, whatever the device zone', () => {
+    // Midnight on 1 November and 23:59 on 30 November, CST (UTC+8).
+    const start = Date.UTC(2026, 9, 31, 16, 0)
+    const end = Date.UTC(2026, 10, 30, 15, 59)
     expect(activityPeriod(start, end)).toBe('2026-11-01 00:00 至 2026-11-30 23:59')
     expect(activityPeriod(start, null)).toBe('2026-11-01 00:00 起长期有效')
   })

@@ -1,12 +1,6 @@
+import { formatDateMinute } from '../../lib/date-time'
+
 /** Pure helpers of the content pages, tested without a browser. */
-
-const pad = (n: number) => String(n).padStart(2, '0')
-
-/** Unix milliseconds as local `YYYY-MM-DD HH:mm`. */
-export function formatDateTime(ms: number): string {
-  const d = new Date(ms)
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
-}
 
 export type ActivityStatus = 'upcoming' | 'ongoing' | 'ended'
 
@@ -19,11 +13,11 @@ export const ACTIVITY_STATUS: Record<
   ended: { label: '已结束', color: 'default' },
 }
 
-/** "2026-11-01 00:00 至 2026-11-30 23:59", or "… 起长期有效" without an end. */
+/** "2026-11-01 00:00 至 2026-11-30 23:59" (CST), or "… 起长期有效" without an end. */
 export function activityPeriod(startsAt: number, endsAt: number | null): string {
   return endsAt === null
-    ? `${formatDateTime(startsAt)} 起长期有效`
-    : `${formatDateTime(startsAt)} 至 ${formatDateTime(endsAt)}`
+    ? `${formatDateMinute(startsAt)} 起长期有效`
+    : `${formatDateMinute(startsAt)} 至 ${formatDateMinute(endsAt)}`
 }
 
 export type Quality = 'good' | 'fair' | 'poor'

@@ -3,9 +3,10 @@ import List from 'antd-mobile/es/components/list'
 import { prizePool } from '../../../../shared/contract/content'
 import { HIDDEN_AMOUNT, HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
+import { formatDateTime } from '../../lib/date-time'
 import { session, useSession } from '../../lib/session-store'
 import { useApi } from '../../lib/use-api'
-import { formatDateTime } from './content-format'
 import './content.css'
 
 /** Winners name the game by its code; shown by its Chinese name (an unknown code as it is). */
@@ -56,6 +57,7 @@ export function PondPage() {
         {data && data.winners.length === 0 ? (
           <Empty className="content__empty" description="暂无中奖记录" />
         ) : null}
+        <TimeZoneNote />
       </div>
     </PageShell>
   )

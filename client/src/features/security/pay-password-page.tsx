@@ -4,7 +4,7 @@ import NumberKeyboard from 'antd-mobile/es/components/number-keyboard'
 import PasscodeInput from 'antd-mobile/es/components/passcode-input'
 import Segmented from 'antd-mobile/es/components/segmented'
 import { useState } from 'react'
-import { useNavigate } from 'react-router-dom'
+import { useNavigate, useSearchParams } from 'react-router-dom'
 import { sendSms, updatePaymentPassword, userInfo } from '../../../../shared/contract/account'
 import { payPasswordField, smsCodeField } from '../../../../shared/contract/fields'
 import { PageShell } from '../../components/page-shell/page-shell'
@@ -12,6 +12,7 @@ import { RequireLogin } from '../../components/require-login/require-login'
 import { SmsCodeButton } from '../../components/sms-code-button/sms-code-button'
 import { paths } from '../../config/paths'
 import { callApi } from '../../lib/http'
+import { returnFrom } from '../../lib/return-to'
 import { session, useSession } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import './security.css'
@@ -26,6 +27,7 @@ const PAY_PASSWORD_LENGTH = 6
  */
 export function PayPasswordPage() {
   const navigate = useNavigate()
+  const [params] = useSearchParams()
   const hasPayPassword = useSession((s) => s.userInfo?.has_pay_password ?? false)
   const [proof, setProof] = useState<Proof>('password')
   const [loginPassword, setLoginPassword] = useState('')
@@ -71,7 +73,8 @@ export function PayPasswordPage() {
         const info = await callApi(userInfo, { query: { player_id: playerId } }).catch(() => null)
         if (info) session.confirmUserInfo(info)
       }
-      navigate(paths.securityCenter, { replace: true })
+      // Back to the page that asked for it (提现), else the security centre.
+      navigate(returnFrom(params) ?? paths.securityCenter, { replace: true })
     } catch {
       // callApi showed why.
     } finally {

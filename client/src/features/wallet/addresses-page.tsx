@@ -16,13 +16,15 @@ import {
 import { tronAddressProblem } from '../../../../shared/tron'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
+import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { paths } from '../../config/paths'
+import { formatDateTime } from '../../lib/date-time'
 import { ApiError, callApi } from '../../lib/http'
+import { returnFrom } from '../../lib/return-to'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { FormError } from './form-error'
 import { PayPasswordSheet } from './pay-password-sheet'
-import { formatDateTime } from './wallet-time'
 import './wallet.css'
 
 export function AddressesPage() {
@@ -41,7 +43,7 @@ function Addresses() {
   const { data, error, mutate } = useApi(listWallets, undefined)
   const [params] = useSearchParams()
   const navigate = useNavigate()
-  const fromWithdraw = params.get('from') === 'cash'
+  const back = returnFrom(params)
 
   const update = (next: WalletList) => void mutate(next, { revalidate: false })
 
@@ -140,14 +142,15 @@ function Addresses() {
           </li>
         ))}
       </ul>
+      {data.list.length > 0 ? <TimeZoneNote /> : null}
       {full ? (
         <p className="wallet-note">最多可绑定 {data.max_count} 个地址，如需添加请先删除一个。</p>
       ) : (
         <BindForm
-          first={data.list.length === 0}
+          bound={data.list.map((wallet) => wallet.address)}
           onBound={(next) => {
             update(next)
-            if (fromWithdraw) navigate(paths.withdraw, { replace: true })
+            if (back) navigate(back, { replace: true })
           }}
         />
       )}
@@ -155,7 +158,18 @@ function Addresses() {
   )
 }
 
-function BindForm({ first, onBound }: { first: boolean; onBound: (next: WalletList) => void }) {
+/** What the server answers for an address the player already bound; said before any password is asked. */
+export const DUPLICATE_ADDRESS = '该地址已绑定'
+
+function BindForm({
+  bound,
+  onBound,
+}: {
+  /** The addresses already bound: binding one again is refused here, not after the payment password. */
+  bound: readonly string[]
+  onBound: (next: WalletList) => void
+}) {
+  const first = bound.length === 0
   const [address, setAddress] = useState('')
   const [label, setLabel] = useState('')
   const [makeDefault, setMakeDefault] = useState(false)
@@ -171,9 +185,11 @@ function BindForm({ first, onBound }: { first: boolean; onBound: (next: WalletLi
       ? '请输入提现地址'
       : !addressCheck.success
         ? (addressCheck.error.issues[0]?.message ?? '地址不正确')
-        : !labelCheck.success
-          ? (labelCheck.error.issues[0]?.message ?? '备注不正确')
-          : ''
+        : bound.includes(address.trim())
+          ? DUPLICATE_ADDRESS
+          : !labelCheck.success
+            ? (labelCheck.error.issues[0]?.message ?? '备注不正确')
+            : ''
     setProblem(found)
     if (found) return
     const ok = await Dialog.confirm({

@@ -1,4 +1,5 @@
 import { HIDDEN_AMOUNT } from '../../components/balance-text/balance-text'
+import { formatBalance } from '../../lib/format'
 import { useSession } from '../../lib/session-store'
 import { isNegative, signedAmount } from './wallet-money'
 
@@ -18,7 +19,7 @@ export function AmountText({ value, unit = 'USDT', signed = false, className }: 
   return (
     <span className={`wallet-amount${tone}${className ? ` ${className}` : ''}`}>
       <span className="wallet-amount__value">
-        {hidden ? HIDDEN_AMOUNT : signed ? signedAmount(value) : value}
+        {hidden ? HIDDEN_AMOUNT : signed ? signedAmount(formatBalance(value)) : formatBalance(value)}
       </span>
       {unit ? <span className="wallet-amount__unit">{unit}</span> : null}
     </span>

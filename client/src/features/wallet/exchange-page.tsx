@@ -11,6 +11,7 @@ import {
   exchange,
   type WalletCurrency,
 } from '../../../../shared/contract/wallet'
+import { formatMoney } from '../../../../shared/money'
 import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
@@ -22,13 +23,7 @@ import { useApi } from '../../lib/use-api'
 import { AmountText } from './amount-text'
 import { FormError } from './form-error'
 import { SubmissionKey } from './submission-key'
-import {
-  exchangeAllAmount,
-  exchangeQuote,
-  formatAmount,
-  parseAmount,
-  sanitizeAmountInput,
-} from './wallet-money'
+import { exchangeAllAmount, exchangeQuote, parseAmount, sanitizeAmountInput } from './wallet-money'
 import './wallet.css'
 
 export function ExchangePage() {
@@ -94,7 +89,7 @@ function Exchange() {
       content: (
         <div className="wallet-dialog">
           <p>
-            支付 {formatAmount(micro)} {pair.from}
+            支付 {formatMoney(micro)} {pair.from}
           </p>
           <p>
             预计获得 {quote.received} {pair.to}
@@ -108,7 +103,7 @@ function Exchange() {
       cancelText: '取消',
     })
     if (!ok) return
-    const body = { from: pair.from, to: pair.to, amount: formatAmount(micro) }
+    const body = { from: pair.from, to: pair.to, amount: formatMoney(micro) }
     setBusy(true)
     try {
       const result = await callApi(exchange, { body }, { idempotencyKey: key.keyFor(body) })

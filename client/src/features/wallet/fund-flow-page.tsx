@@ -12,13 +12,14 @@ import {
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
+import { formatDateTime } from '../../lib/date-time'
 import { callApi } from '../../lib/http'
 import { AmountText } from './amount-text'
 import { ALL_DATES, type DateFilter } from './date-range-filter'
 import { type ChoiceFilter, choice, FilterBar } from './filter-bar'
+import { refText } from './fund-flow-text'
 import { PagedListView } from './paged-list-view'
 import { PAGE_SIZE, usePagedList } from './use-paged-list'
-import { formatDateTime } from './wallet-time'
 import './wallet.css'
 
 /** The fund flow (the ledger): every balance change, newest first; `?type=` picks a type to start with. */
@@ -66,26 +67,29 @@ function FundFlow() {
         label="资金明细"
         empty="暂无资金记录"
         itemKey={(row) => row.id}
-        renderItem={(row) => (
-          <article className="wallet-record" data-testid="fund-flow-row" data-type={row.type}>
-            <div className="wallet-record__row">
-              <span className="wallet-record__title">{row.type_label}</span>
-              <AmountText value={row.amount} unit={row.currency} signed />
-            </div>
-            <div className="wallet-record__row wallet-meta">
-              <span>{formatDateTime(row.created_at)}</span>
-              <span>
-                余额 <AmountText value={row.balance_after} unit={row.currency} />
-              </span>
-            </div>
-            {row.memo || row.ref ? (
-              <div className="wallet-record__row wallet-meta">
-                <span>{row.memo}</span>
-                {row.ref ? <span>{row.ref}</span> : null}
+        renderItem={(row) => {
+          const ref = refText(row.ref)
+          return (
+            <article className="wallet-record" data-testid="fund-flow-row" data-type={row.type}>
+              <div className="wallet-record__row">
+                <span className="wallet-record__title">{row.type_label}</span>
+                <AmountText value={row.amount} unit={row.currency} signed />
               </div>
-            ) : null}
-          </article>
-        )}
+              <div className="wallet-record__row wallet-meta">
+                <span>{formatDateTime(row.created_at)}</span>
+                <span>
+                  余额 <AmountText value={row.balance_after} unit={row.currency} />
+                </span>
+              </div>
+              {row.memo || ref ? (
+                <div className="wallet-record__row wallet-meta">
+                  <span data-testid="fund-flow-memo">{row.memo}</span>
+                  {ref ? <span>{ref}</span> : null}
+                </div>
+              ) : null}
+            </article>
+          )
+        }}
       />
     </>
   )

@@ -2,6 +2,7 @@ import DotLoading from 'antd-mobile/es/components/dot-loading'
 import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll'
 import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh'
 import type { ReactNode } from 'react'
+import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import type { PagedList } from './use-paged-list'
 
 export interface PagedListViewProps<T> {
@@ -17,6 +18,7 @@ export interface PagedListViewProps<T> {
 export function PagedListView<T>({ list, empty, label, renderItem, itemKey }: PagedListViewProps<T>) {
   return (
     <PullToRefresh onRefresh={list.refresh}>
+      <TimeZoneNote />
       <ul className="wallet-list" aria-label={label} aria-busy={!list.loaded}>
         {list.items.map((item) => (
           <li key={itemKey(item)} className="wallet-list__item">

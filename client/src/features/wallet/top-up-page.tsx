@@ -9,11 +9,12 @@ import {
   getPayInfoUsdt,
   usdtPay,
 } from '../../../../shared/contract/wallet'
-import { toMicro } from '../../../../shared/money'
+import { formatMoney, toMicro } from '../../../../shared/money'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
 import { copyText } from '../../lib/copy'
+import { formatDateTime, TIME_ZONE_LABEL } from '../../lib/date-time'
 import { callApi } from '../../lib/http'
 import { refreshBalance } from '../../lib/session-actions'
 import { session } from '../../lib/session-store'
@@ -25,8 +26,7 @@ import { FormError } from './form-error'
 import { StatusTag } from './status-tag'
 import { SubmissionKey } from './submission-key'
 import { WalletBalance } from './wallet-balance'
-import { formatAmount, parseAmount, sanitizeAmountInput } from './wallet-money'
-import { formatDateTime } from './wallet-time'
+import { parseAmount, sanitizeAmountInput } from './wallet-money'
 import './wallet.css'
 
 /** How often a pending order is asked for again. */
@@ -143,7 +143,7 @@ function NewOrder({
     setProblem(found)
     const micro = parseAmount(amount)
     if (found || micro === null) return
-    const body = { amount: formatAmount(micro) }
+    const body = { amount: formatMoney(micro) }
     setBusy(true)
     try {
       const order = await callApi(usdtPay, { body }, { idempotencyKey: key.keyFor(body) })
@@ -254,7 +254,9 @@ function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
           </dd>
         </div>
         <div>
-          <dt>{pending ? '预计到账' : '到账时间'}</dt>
+          <dt>
+            {pending ? '预计到账' : '到账时间'}（{TIME_ZONE_LABEL}）
+          </dt>
           <dd>{formatDateTime(pending ? order.expected_at : (order.confirmed_at ?? order.expected_at))}</dd>
         </div>
       </dl>

@@ -1,10 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { toMicro } from '../../../../shared/money'
+import { formatMoney, toMicro } from '../../../../shared/money'
 import {
   exchangeAllAmount,
   exchangeQuote,
-  formatAmount,
   parseAmount,
   sanitizeAmountInput,
   signedAmount,
@@ -48,17 +47,17 @@ describe('parseAmount', () => {
   })
 })
 
-describe('formatAmount', () => {
+describe('formatMoney', () => {
   it('writes 2 to 6 places', () => {
-    expect(formatAmount(12_000_000)).toBe('12.00')
-    expect(formatAmount(12_500_000)).toBe('12.50')
-    expect(formatAmount(158_333)).toBe('0.158333')
-    expect(formatAmount(-3_000_000)).toBe('-3.00')
+    expect(formatMoney(12_000_000)).toBe('12.00')
+    expect(formatMoney(12_500_000)).toBe('12.50')
+    expect(formatMoney(158_333)).toBe('0.158333')
+    expect(formatMoney(-3_000_000)).toBe('-3.00')
   })
   it('round-trips every amount exactly (no float anywhere)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 999_999_999_999_999 }), (micro) => {
-        expect(toMicro(formatAmount(micro))).toBe(micro)
+        expect(toMicro(formatMoney(micro))).toBe(micro)
       }),
     )
   })

@@ -1,6 +1,6 @@
 import { amountField } from '../../../../shared/contract/fields'
 import { type ExchangePair, exchangeQuoteMicro } from '../../../../shared/contract/wallet'
-import { formatMicro, MICRO_DECIMALS, toMicro } from '../../../../shared/money'
+import { formatMoney, MICRO_DECIMALS, toMicro } from '../../../../shared/money'
 
 /**
  * Amount arithmetic of the wallet pages. Every amount is a decimal string on screen and an integer
@@ -26,11 +26,6 @@ export function parseAmount(text: string): number | null {
   const trimmed = text.trim().replace(/\.$/, '')
   if (!amountField.safeParse(trimmed).success) return null
   return toMicro(trimmed)
-}
-
-/** Micro-units as the server writes amounts: at least 2 and at most 6 places ("12.50", "0.158333"). */
-export function formatAmount(micro: number): string {
-  return formatMicro(micro, MICRO_DECIMALS).replace(/(\.\d\d\d*?)0+$/, '$1')
 }
 
 /** A signed ledger amount with its sign always shown: "+12.00", "-3.00". */
@@ -68,7 +63,7 @@ export function withdrawQuote(input: string, rules: WithdrawRules): WithdrawQuot
   if (amount === null) return null
   const fee = toMicro(rules.fee)
   const total = amount + fee
-  const quote = { arrive: formatAmount(amount), fee: formatAmount(fee), total: formatAmount(total) }
+  const quote = { arrive: formatMoney(amount), fee: formatMoney(fee), total: formatMoney(total) }
   const problem = (() => {
     if (amount <= 0) return '金额必须大于0'
     if (amount < toMicro(rules.min_amount)) return `单笔最低提现 ${rules.min_amount} USDT`
@@ -105,11 +100,11 @@ export function exchangeQuote(
     if (received <= 0) return '兑换数量过小'
     return null
   })()
-  return { received: formatAmount(received), problem }
+  return { received: formatMoney(received), problem }
 }
 
 /** The most of `from` a player can exchange now: the balance, capped by the pair's maximum. */
 export function exchangeAllAmount(pair: ExchangePair, balance: string): string {
   const most = Math.min(toMicro(balance), toMicro(pair.max_amount))
-  return formatAmount(Math.max(0, most))
+  return formatMoney(Math.max(0, most))
 }

@@ -1,36 +1,13 @@
+import { cstDate } from '../../lib/date-time'
+
 /**
- * Times and dates of the wallet pages. The server counts days in China Standard Time (UTC+8) for
- * date filters and daily limits, so times are shown in CST too, whatever the device's zone.
+ * Date filters of the wallet pages. The server counts days in China Standard Time (UTC+8), the
+ * zone every time is shown in (lib/date-time.ts).
  */
 
-const CST_OFFSET_MS = 8 * 3_600_000
 const DAY_MS = 86_400_000
 
 const pad = (n: number) => String(n).padStart(2, '0')
-
-/** The CST calendar fields of an instant. */
-function cstParts(ms: number) {
-  const d = new Date(ms + CST_OFFSET_MS)
-  return {
-    date: `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
-    time: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
-  }
-}
-
-/** Unix milliseconds as `YYYY-MM-DD HH:mm:ss` (CST). */
-export function formatDateTime(ms: number): string {
-  const { date, time } = cstParts(ms)
-  return `${date} ${time}`
-}
-
-/** Unix milliseconds as `MM-DD HH:mm` (CST), for the lock notice and short lists. */
-export function formatShortTime(ms: number): string {
-  const { date, time } = cstParts(ms)
-  return `${date.slice(5)} ${time.slice(0, 5)}`
-}
-
-/** The CST date of an instant as the API's YYYY-MM-DD. */
-export const cstDate = (ms: number): string => cstParts(ms).date
 
 /** A calendar day the player picked (a local Date at midnight) as YYYY-MM-DD. */
 export function pickedDate(date: Date): string {

@@ -13,11 +13,14 @@ import {
   type Withdrawal,
   withdraw,
 } from '../../../../shared/contract/wallet'
+import { formatMoney } from '../../../../shared/money'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
+import { formatDateTime, formatShortTime, TIME_ZONE_LABEL } from '../../lib/date-time'
 import { truncate } from '../../lib/format'
 import { ApiError, callApi } from '../../lib/http'
+import { withReturn } from '../../lib/return-to'
 import { session } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
@@ -27,12 +30,12 @@ import { PayPasswordSheet } from './pay-password-sheet'
 import { StatusTag } from './status-tag'
 import { SubmissionKey } from './submission-key'
 import { WalletBalance } from './wallet-balance'
-import { formatAmount, parseAmount, sanitizeAmountInput, withdrawQuote } from './wallet-money'
-import { formatDateTime, formatShortTime } from './wallet-time'
+import { parseAmount, sanitizeAmountInput, withdrawQuote } from './wallet-money'
 import './wallet.css'
 
 /** /address opened from here comes back here once an address is bound. */
-export const BIND_FROM_WITHDRAW = `${paths.walletAddresses}?from=cash`
+export const BIND_FROM_WITHDRAW = withReturn(paths.walletAddresses, paths.withdraw)
+export const PAY_PASSWORD_FROM_WITHDRAW = withReturn(paths.payPasswordChange, paths.withdraw)
 
 export function WithdrawPage() {
   return (
@@ -133,7 +136,7 @@ function WithdrawForm({
   const submit = async (payPassword: string): Promise<string | null> => {
     const micro = parseAmount(amount)
     if (!selected || micro === null) return '请输入提现金额'
-    const body = { wallet_id: selected.id, amount: formatAmount(micro), pay_password: payPassword }
+    const body = { wallet_id: selected.id, amount: formatMoney(micro), pay_password: payPassword }
     try {
       const data = await callApi(withdraw, { body }, { idempotencyKey: key.keyFor(body) })
       key.settle()
@@ -167,7 +170,7 @@ function WithdrawForm({
       {!config.has_pay_password ? (
         <div className="wallet-warning" role="note">
           提现需要支付密码，您还没有设置。
-          <Link className="wallet-link" to={paths.payPasswordChange}>
+          <Link className="wallet-link" to={PAY_PASSWORD_FROM_WITHDRAW}>
             去设置
           </Link>
         </div>
@@ -226,7 +229,7 @@ function WithdrawForm({
         <dl className="wallet-facts">
           <div>
             <dt>可提现</dt>
-            <dd>
+            <dd data-testid="withdraw-max">
               <AmountText value={config.max_withdrawable} />
             </dd>
           </div>
@@ -326,7 +329,7 @@ function WithdrawForm({
 }
 
 function lockMessage(lockedUntil: number): string {
-  return `支付密码错误次数过多，提现已锁定，请于 ${formatShortTime(lockedUntil)} 后再试`
+  return `支付密码错误次数过多，提现已锁定，请于 ${formatShortTime(lockedUntil)}（${TIME_ZONE_LABEL}）后再试`
 }
 
 function WithdrawResult({ order, onAgain }: { order: Withdrawal; onAgain: () => void }) {
@@ -358,7 +361,7 @@ function WithdrawResult({ order, onAgain }: { order: Withdrawal; onAgain: () => 
           <dd className="wallet-address">{order.address}</dd>
         </div>
         <div>
-          <dt>提交时间</dt>
+          <dt>提交时间（{TIME_ZONE_LABEL}）</dt>
           <dd>{formatDateTime(order.created_at)}</dd>
         </div>
       </dl>

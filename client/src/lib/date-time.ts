@@ -1,0 +1,43 @@
+/**
+ * The app's one way to show a date or time. The product's business day is China Standard Time
+ * (UTC+8): the server counts daily limits, date filters and rounds in it. So every time is shown
+ * in CST whatever the device's zone, and pages that show times say so with TIME_ZONE_NOTE.
+ */
+
+const CST_OFFSET_MS = 8 * 3_600_000
+
+/** What the shown times are, in words the player knows. */
+export const TIME_ZONE_LABEL = '北京时间'
+export const TIME_ZONE_NOTE = `时间均为${TIME_ZONE_LABEL}（UTC+8）`
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** The CST calendar fields of an instant. */
+function cstParts(ms: number) {
+  const d = new Date(ms + CST_OFFSET_MS)
+  return {
+    date: `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
+    time: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
+  }
+}
+
+/** Unix milliseconds as `YYYY-MM-DD HH:mm:ss` (CST). */
+export function formatDateTime(ms: number): string {
+  const { date, time } = cstParts(ms)
+  return `${date} ${time}`
+}
+
+/** Unix milliseconds as `YYYY-MM-DD HH:mm` (CST), where seconds say nothing (activity periods). */
+export function formatDateMinute(ms: number): string {
+  const { date, time } = cstParts(ms)
+  return `${date} ${time.slice(0, 5)}`
+}
+
+/** Unix milliseconds as `MM-DD HH:mm` (CST), for notices and short lists. */
+export function formatShortTime(ms: number): string {
+  const { date, time } = cstParts(ms)
+  return `${date.slice(5)} ${time.slice(0, 5)}`
+}
+
+/** The CST date of an instant as the API's YYYY-MM-DD. */
+export const cstDate = (ms: number): string => cstParts(ms).date
