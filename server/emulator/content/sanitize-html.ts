@@ -1,4 +1,5 @@
 import { ElementType, parseDocument } from 'htmlparser2'
+import { RICH_TEXT_TAGS } from '../../../shared/rich-text'
 
 /**
  * An allow-list HTML sanitiser for rich content. The input is parsed into a tree and a new
@@ -10,54 +11,7 @@ import { ElementType, parseDocument } from 'htmlparser2'
 type ChildNode = ReturnType<typeof parseDocument>['children'][number]
 
 /** Kept as they are (with allowed attributes). */
-const ALLOWED_TAGS = new Set([
-  'p',
-  'br',
-  'hr',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'strong',
-  'b',
-  'em',
-  'i',
-  'u',
-  's',
-  'small',
-  'sub',
-  'sup',
-  'span',
-  'div',
-  'section',
-  'article',
-  'header',
-  'footer',
-  'blockquote',
-  'ul',
-  'ol',
-  'li',
-  'dl',
-  'dt',
-  'dd',
-  'table',
-  'thead',
-  'tbody',
-  'tfoot',
-  'tr',
-  'th',
-  'td',
-  'caption',
-  'a',
-  'img',
-  'figure',
-  'figcaption',
-  'code',
-  'pre',
-  'mark',
-])
+const ALLOWED_TAGS = new Set<string>(RICH_TEXT_TAGS)
 
 /** Removed with everything inside them: their content is code, or changes how the rest parses. */
 const DROPPED_WITH_CONTENT = new Set([

@@ -1,5 +1,6 @@
 import DOMPurify, { type Config } from 'dompurify'
 import { useMemo } from 'react'
+import { RICH_TEXT_TAGS } from '../../../../shared/rich-text'
 
 /**
  * What rich text may hold: text structure, tables, links and images. No forms or controls (a fake
@@ -8,54 +9,7 @@ import { useMemo } from 'react'
  * http(s), mailto and tel; images https and inline pictures.
  */
 const CONFIG: Config = {
-  ALLOWED_TAGS: [
-    'p',
-    'br',
-    'hr',
-    'h1',
-    'h2',
-    'h3',
-    'h4',
-    'h5',
-    'h6',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
-    'small',
-    'sub',
-    'sup',
-    'span',
-    'div',
-    'section',
-    'article',
-    'header',
-    'footer',
-    'blockquote',
-    'ul',
-    'ol',
-    'li',
-    'dl',
-    'dt',
-    'dd',
-    'table',
-    'thead',
-    'tbody',
-    'tfoot',
-    'tr',
-    'th',
-    'td',
-    'caption',
-    'a',
-    'img',
-    'figure',
-    'figcaption',
-    'code',
-    'pre',
-    'mark',
-  ],
+  ALLOWED_TAGS: [...RICH_TEXT_TAGS],
   ALLOWED_ATTR: ['href', 'target', 'title', 'src', 'alt', 'width', 'height', 'colspan', 'rowspan', 'start'],
   ALLOWED_URI_REGEXP:
     /^(?:https?:|mailto:|tel:|data:image\/(?:png|jpeg|gif|webp);base64,|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
