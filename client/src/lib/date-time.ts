@@ -4,7 +4,7 @@
  * in CST whatever the device's zone, and pages that show times say so with TIME_ZONE_NOTE.
  */
 
-const CST_OFFSET_MS = 8 * 3_600_000
+import { BUSINESS_UTC_OFFSET_MS } from '../../../shared/business-day'
 
 /** What the shown times are, in words the player knows. */
 export const TIME_ZONE_LABEL = '北京时间'
@@ -14,7 +14,7 @@ const pad = (n: number) => String(n).padStart(2, '0')
 
 /** The CST calendar fields of an instant. */
 function cstParts(ms: number) {
-  const d = new Date(ms + CST_OFFSET_MS)
+  const d = new Date(ms + BUSINESS_UTC_OFFSET_MS)
   return {
     date: `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
     time: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,

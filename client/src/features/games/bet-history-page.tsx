@@ -12,10 +12,10 @@ import { GAME_CODES, type GameCode } from '../../../../shared/games/config'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
+import { formatDateTime } from '../../lib/date-time'
 import { callApi } from '../../lib/http'
 import { useSession } from '../../lib/session-store'
 import { amountText } from './bet-slip'
-import { dateTime } from './date-time'
 import { GAME_NAMES, verifyPath } from './game-links'
 import './games.css'
 
@@ -153,7 +153,7 @@ function BetList({ filters }: { filters: BetFilters }) {
             description={
               <>
                 <div>
-                  {b.game_name} 第 {b.round_id} 期 · {dateTime(b.placed_at)}
+                  {b.game_name} 第 {b.round_id} 期 · {formatDateTime(b.placed_at)}
                 </div>
                 <Link className="games-tap" to={verifyPath(b.game, b.round_id)}>
                   验证结果

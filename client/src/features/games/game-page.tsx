@@ -19,6 +19,7 @@ import { PageShell } from '../../components/page-shell/page-shell'
 import { ResponsibleLink } from '../../components/responsible-link/responsible-link'
 import { loginPath, paths } from '../../config/paths'
 import { copyText } from '../../lib/copy'
+import { formatDateTime } from '../../lib/date-time'
 import { truncate } from '../../lib/format'
 import { callApi, newIdempotencyKey } from '../../lib/http'
 import { refreshBalance } from '../../lib/session-actions'
@@ -41,7 +42,6 @@ import {
   totalText,
 } from './bet-slip'
 import { formatCountdown } from './countdown'
-import { dateTime } from './date-time'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromPath, resultsHistoryPath, rulesPath, verifyPath } from './game-links'
 import { beep } from './sound'
@@ -253,9 +253,9 @@ function CommitmentPanel({ view }: { view: CommitmentView }) {
       <div className="games-commitment__meta">
         公布于{' '}
         <time data-testid="commitment-published" dateTime={new Date(shown.created_at).toISOString()}>
-          {dateTime(shown.created_at)}
+          {formatDateTime(shown.created_at)}
         </time>
-        {held ? ` · 本机 ${dateTime(held.seen_at)} 记下，验证以此为准` : ''}
+        {held ? ` · 本机 ${formatDateTime(held.seen_at)} 记下，验证以此为准` : ''}
       </div>
       {changed ? (
         <div className="games-warning" role="alert" data-testid="commitment-changed">

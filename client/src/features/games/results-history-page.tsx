@@ -7,9 +7,9 @@ import type { DataOf } from '../../../../shared/contract/endpoint'
 import { gameResults } from '../../../../shared/contract/games'
 import type { GameCode } from '../../../../shared/games/config'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { formatDateTime } from '../../lib/date-time'
 import { callApi } from '../../lib/http'
 import { AwardText } from './award-text'
-import { dateTime } from './date-time'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromSegment, gamePath, verifyPath } from './game-links'
 import { UnknownGame } from './unknown-game'
@@ -56,7 +56,7 @@ function ResultsHistory({ game }: { game: GameCode }) {
                 <>
                   <AwardText hash={d.block_hash} />
                   <div>
-                    区块 {d.height} · {dateTime(d.draw_at)}
+                    区块 {d.height} · {formatDateTime(d.draw_at)}
                   </div>
                 </>
               }

@@ -5,11 +5,11 @@ import { verifyRound } from '../../../../shared/contract/games'
 import { webCryptoHasher } from '../../../../shared/games/chain'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { paths } from '../../config/paths'
+import { formatDateTime } from '../../lib/date-time'
 import { useApi } from '../../lib/use-api'
 import { AwardText } from './award-text'
 import { commitmentChanged, heldFor } from './commitment'
 import { readHeldCommitments } from './commitment-store'
-import { dateTime } from './date-time'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromSegment } from './game-links'
 import { UnknownGame } from './unknown-game'
@@ -61,7 +61,7 @@ function Steps({ proof }: { proof: Proof }) {
         <div className="games-warning" role="alert" data-testid="commitment-changed">
           <strong>警告：服务器的承诺已改变！</strong>
           <p>
-            本机 {dateTime(held.seen_at)}{' '}
+            本机 {formatDateTime(held.seen_at)}{' '}
             记下的终点哈希与服务器现在给出的不同。该期结果只按本机保存的承诺验证；
             服务器可能更换了密钥链，请勿相信它自己的证明。
           </p>
@@ -86,7 +86,7 @@ function Steps({ proof }: { proof: Proof }) {
       <div className="games-step">
         <div>公布的密钥（区块 {proof.block_number}）</div>
         <code>{proof.key}</code>
-        <div>本机保存的承诺（终点哈希）{held ? `· ${dateTime(held.seen_at)} 首次看到` : ''}</div>
+        <div>本机保存的承诺（终点哈希）{held ? `· ${formatDateTime(held.seen_at)} 首次看到` : ''}</div>
         <code data-testid="held-commitment">{held?.terminal_hash ?? '无'}</code>
       </div>
       {failure ? <p className="games-bad">{failure}</p> : null}

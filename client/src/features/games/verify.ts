@@ -8,8 +8,8 @@ import {
   walkChain,
 } from '../../../../shared/games/chain'
 import { drawOutcome, FLOATS_NEEDED } from '../../../../shared/games/outcome'
+import { formatDateTime } from '../../lib/date-time'
 import type { HeldCommitment } from './commitment'
-import { dateTime } from './date-time'
 import { labelWord } from './labels'
 
 /**
@@ -68,7 +68,7 @@ async function chainSteps(
   const expectedBlock = proof.result.height - held.start_height
   steps.push({
     kind: 'chain',
-    title: `密钥链：区块 ${from.block} → 本机保存的承诺（${dateTime(held.seen_at)} 首次看到）`,
+    title: `密钥链：区块 ${from.block} → 本机保存的承诺（${formatDateTime(held.seen_at)} 首次看到）`,
     detail: `sha256 × ${from.block} = ${terminal}（本机保存：${held.terminal_hash}${
       expectedBlock === proof.block_number
         ? ''
