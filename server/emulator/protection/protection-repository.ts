@@ -45,7 +45,7 @@ const TOTALS_COLUMNS = `
     WHEN type = 'refund' AND ref LIKE 'round:%' THEN amount_micro
     ELSE 0 END), 0) AS payouts,
   COALESCE(SUM(CASE
-    WHEN type IN ('rebate', 'bonus', 'exchange') THEN amount_micro
+    WHEN type IN ('rebate', 'bonus', 'deposit_bonus', 'exchange') THEN amount_micro
     WHEN type = 'refund' AND ref LIKE 'transfer:%' THEN amount_micro
     ELSE 0 END), 0) AS other`
 
