@@ -354,7 +354,7 @@ function BetBoard({ rules, slip, dispatch, placed }: BetBoardProps) {
         <button type="button" aria-label="减半" onClick={() => dispatch({ type: 'half' })}>
           ½
         </button>
-        <button type="button" aria-label="加倍" onClick={() => dispatch({ type: 'double' })}>
+        <button type="button" aria-label="加倍 ×2" onClick={() => dispatch({ type: 'double' })}>
           ×2
         </button>
         <button type="button" onClick={() => dispatch({ type: 'max', balance, maxStake: rules.max_stake })}>
