@@ -137,7 +137,8 @@ for (const theme of THEMES) {
     ]) {
       await page.goto(route)
       await settled(page)
-      await expect(page.getByTestId('balance')).toHaveText(/5,?000/)
+      // 5000 topped up and the first-deposit bonus (10%, at most 188).
+      await expect(page.getByTestId('balance')).toHaveText(/5,?188/)
       // Picks that never oppose each other: the first bet type of up to three different groups.
       const groups = page.locator('.games-slip__group')
       const picks = Math.min(3, await groups.count())

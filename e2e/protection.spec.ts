@@ -26,7 +26,7 @@ test('the play-responsibly page is reached from 我的 and from a game page, wit
   await expect(page).toHaveURL(/\/responsible$/)
   const edges = page.getByTestId('house-edge')
   await expect(edges).toContainText('区块游戏')
-  await expect(edges).toContainText('2.50%')
+  await expect(edges).toContainText('2.00%')
   await expect(edges).toContainText('平均每投注 100 USDT，长期损失约')
   await expect(page.getByTestId('protection-links')).toContainText('充值限额与亏损限额')
 

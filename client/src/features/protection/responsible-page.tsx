@@ -36,6 +36,10 @@ async function loadEdges(): Promise<GameEdge[]> {
 }
 
 /** 负责任博彩: what the games cost on average, the player's own controls, and where to get help. */
+/** "2.00" alone when both ends read the same once rounded, else "2.00–2.04". */
+const span = (low: string, high: string, dash: string): string =>
+  low === high ? low : `${low}${dash}${high}`
+
 export function ResponsiblePage() {
   const navigate = useNavigate()
   const isLogin = useSession((s) => s.isLogin)
@@ -62,10 +66,8 @@ export function ResponsiblePage() {
             {edges.data.map((e) => (
               <List.Item
                 key={e.game}
-                description={`平均每投注 100 USDT，长期损失约 ${lossPerHundred(e.min)}${
-                  e.max !== e.min ? `–${lossPerHundred(e.max)}` : ''
-                } USDT`}
-                extra={e.max !== e.min ? `${edgePercent(e.min)} – ${edgePercent(e.max)}` : edgePercent(e.min)}
+                description={`平均每投注 100 USDT，长期损失约 ${span(lossPerHundred(e.min), lossPerHundred(e.max), '–')} USDT`}
+                extra={span(edgePercent(e.min), edgePercent(e.max), ' – ')}
               >
                 {e.name}
               </List.Item>
