@@ -147,6 +147,8 @@ test('/api and /__emu answers never come from the service worker or its caches',
 })
 
 test('a new build is offered with "有新版本，点击刷新" and taken on the tap', async ({ page }) => {
+  // Its own server, a full precache and a second worker install: more than the default on a busy machine.
+  test.setTimeout(90_000)
   // A server of its own, on a copy of the build that the test can "deploy" a new version into.
   const server = await startServer()
   try {
