@@ -104,7 +104,8 @@ test('a time-out needs the password, logs out at once, and login then says until
   await form.getByPlaceholder('请输入登录密码以确认').fill(player.password)
   await form.getByRole('button', { name: '确认暂停游戏 24 小时' }).click()
   await page.getByRole('button', { name: '确认', exact: true }).click()
-  await expect(page.locator('.adm-dialog')).toContainText('已生效，至')
+  // The confirmation may still be fading out while the answer opens.
+  await expect(page.getByRole('dialog').getByText(/已生效，至/)).toBeVisible()
   await page.getByRole('button', { name: '知道了' }).click()
   await expect(page).toHaveURL(/\/responsible$/)
 

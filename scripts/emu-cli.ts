@@ -30,7 +30,7 @@ reads and changes only that scope).
      --quiet:  print only the new rule's id
      match:    --path GLOB (default /api/**, no ?query) --method M --nth N
                --query T --header T --body-field T (repeatable; T: name=value, name~=regex, name, !name)
-     schedule: --times N --after N --every N --probability P --until TIME --seed N --label TEXT
+     schedule: --times N --after N --every N --retry-passes --probability P --until TIME --seed N --label TEXT
      states:   --in-scenario NAME [--when-state S] [--set-state S]
   fault list | fault get <id> | fault rm <id> | fault clear
 
@@ -131,6 +131,7 @@ const OPTIONS = {
   times: { type: 'string' },
   after: { type: 'string' },
   every: { type: 'string' },
+  'retry-passes': { type: 'boolean' },
   probability: { type: 'string' },
   until: { type: 'string' },
   seed: { type: 'string' },
@@ -253,6 +254,7 @@ function ruleFrom(v: Values): FaultRuleInput {
   if (v.times !== undefined) rule.times = int('times', v.times)
   if (v.after !== undefined) rule.after = int('after', v.after)
   if (v.every !== undefined) rule.every = int('every', v.every)
+  if (v['retry-passes']) rule.retryPasses = true
   if (v.seed !== undefined) rule.seed = int('seed', v.seed)
   if (v.probability !== undefined) rule.probability = Number(v.probability)
   if (v.until !== undefined) rule.until = parseTime(v.until)

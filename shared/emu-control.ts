@@ -177,6 +177,11 @@ export const faultRuleInputSchema = z.strictObject({
   after: z.number().int().min(0).default(0),
   /** Fire on every Nth eligible call only (the Nth, 2Nth, … after `after`). */
   every: z.number().int().positive().optional(),
+  /**
+   * Each call fails at most once: a call repeating the last one this rule fired on (same method and
+   * path) goes through uncounted, as a client's retry of a transient failure would.
+   */
+  retryPasses: z.boolean().default(false),
   /** Fire at most this many times, then stop (the rule stays listed as spent). */
   times: z.number().int().positive().optional(),
   /** Chance of firing on each eligible call, drawn from the rule's own seeded generator. */

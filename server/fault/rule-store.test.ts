@@ -53,6 +53,23 @@ describe('rule schedules', () => {
     expect(pattern(late, 10)).toBe('0000101000')
   })
 
+  it('retryPasses: the call a rule failed goes through when asked again, uncounted', () => {
+    const store = new RuleStore()
+    store.add({ action: status503, every: 3, retryPasses: true }, 0)
+    const a = { path: '/api/api/getBalance' }
+    const b = { path: '/api/api2/announcement' }
+    const c = { path: '/api/users/info' }
+    const fires = (facts: Partial<RequestFacts>) => (store.decide(req(facts)) ? '1' : '0')
+    // a, b, then c fails; two others; c again passes without counting; the next call is the sixth.
+    expect([a, b, c, a, b, c, a].map(fires).join('')).toBe('0010001')
+    const plain = new RuleStore()
+    plain.add({ action: status503, every: 3 }, 0)
+    expect(pattern(plain, 6, c)).toBe('001001')
+    const retried = new RuleStore()
+    retried.add({ action: status503, every: 3, retryPasses: true }, 0)
+    expect(pattern(retried, 7, c)).toBe('0010001')
+  })
+
   it('nth: only the nth matching call', () => {
     const store = new RuleStore()
     store.add({ match: { path: '/api/**', nth: 3 }, action: status503 }, 0)

@@ -47,6 +47,8 @@ interface StoredRule {
   body: FieldCheck[]
   /** The answer is a template that reads body fields. */
   templateBody: boolean
+  /** Method and path of the call this rule last fired on, while its retry is still to come. */
+  awaitingRetry: string | null
 }
 
 /**
@@ -129,6 +131,7 @@ export class RuleStore {
         'template' in parsed.action &&
         parsed.action.template === true &&
         /\{\{\s*request\.body\./.test(JSON.stringify(parsed.action)),
+      awaitingRetry: null,
     })
     return rule
   }
@@ -215,6 +218,11 @@ export class RuleStore {
       if (rule.inScenario !== undefined && rule.whenState !== undefined) {
         if (this.stateOf(rule.scope ?? null, rule.inScenario) !== rule.whenState) continue
       }
+      const call = `${req.method} ${req.path}`
+      if (rule.retryPasses && stored.awaitingRetry === call) {
+        stored.awaitingRetry = null
+        continue
+      }
       rule.matched++
       if (firing) continue
       if (rule.spent) continue
@@ -224,6 +232,7 @@ export class RuleStore {
       if (rule.every !== undefined && (rule.matched - rule.after) % rule.every !== 0) continue
       if (rule.probability < 1 && random() >= rule.probability) continue
       rule.fired++
+      if (rule.retryPasses) stored.awaitingRetry = call
       if (rule.inScenario !== undefined && rule.setState !== undefined) {
         this.setState(rule.scope ?? null, rule.inScenario, rule.setState)
       }
