@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config'
+import { ConfigError, loadConfig, testConfig } from './config'
+import { ROOT_DIR } from './paths'
 
 describe('configuration from the environment', () => {
   it('starts in emulator mode on port 3000 with nothing set', () => {
@@ -46,5 +49,24 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080')
     expect(loadConfig({ PUBLIC_URL: 'https://play.example.com' }).PUBLIC_URL).toBe('https://play.example.com')
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/PUBLIC_URL/)
+  })
+})
+
+describe('the README', () => {
+  it('lists every setting the server reads', () => {
+    const lines = readFileSync(join(ROOT_DIR, 'README.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+    // A row may shorten its siblings: `RATE_LIMIT_LOGIN` / `_REGISTER` / `_SMS`.
+    const listed = (name: string) =>
+      lines.some(
+        (l) =>
+          l.includes(`\`${name}\``) ||
+          [...name.matchAll(/_/g)].some(
+            (m) => l.includes(`\`${name.slice(m.index)}\``) && l.includes(`\`${name.slice(0, m.index)}_`),
+          ),
+      )
+    const missing = Object.keys(testConfig()).filter((name) => !listed(name))
+    expect(missing).toEqual([])
   })
 })
