@@ -3,7 +3,7 @@ import { STORAGE_KEY } from '../shared/storage-keys'
 import { addFault, removeFault } from './support/emu'
 import { expect, openLoggedIn, recordToasts, storedKeys, test, toast, toastsSeen } from './support/test'
 
-/** Each row of the error catalogue (spec §8), produced through the fault layer. */
+/** Each row of the error catalogue (docs/product.md#error-catalogue), produced through the fault layer. */
 
 const BALANCE = '/api/api/getBalance'
 const ANNOUNCEMENT = '/api/api2/announcement'

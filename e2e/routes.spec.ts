@@ -1,7 +1,7 @@
 import { paths } from '../client/src/config/paths'
 import { expect, openLoggedIn, test } from './support/test'
 
-/** Every route of spec §2 renders a titled page without an uncaught error, logged out and in. */
+/** Every route (docs/product.md#pages) renders a titled page without an uncaught error, logged out and in. */
 
 const TITLES: Record<string, string> = {
   [paths.home]: '哈希游戏',

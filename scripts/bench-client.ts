@@ -49,7 +49,7 @@ const SW_READY_TIMEOUT_MS = 60_000
 
 /**
  * Lighthouse's default 4× CPU slowdown turns a high-end desktop (benchmark index 1500–2000) into a
- * mid-tier phone. Its throttling guide (docs/throttling.md) suggests 2× from a low-end desktop or
+ * mid-tier phone. Its throttling guide (github.com/GoogleChrome/lighthouse/blob/main/docs/throttling.md) suggests 2× from a low-end desktop or
  * high-end phone (800–1500) and 1× from a host that is itself mid-tier-phone fast (under 800).
  */
 const CALIBRATED_BENCHMARK = 1500

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { ENDPOINTS } from '../shared/contract/registry'
 import { createTestApp, type TestApp } from './test-support/test-app'
 
-/** Spec §7: every call the upstream serves. */
+/** Every call the upstream serves (docs/product.md#calls). */
 const SPEC_ENDPOINTS = [
   'GET /api/api2/announcement',
   'GET /api/api/getBalance',

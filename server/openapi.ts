@@ -154,7 +154,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
       title: 'Hash game web API',
       version,
       description:
-        'x-source: spec = a path the upstream serves; ours = defined here. x-fields: spec = fields as the spec gives them; ours = designed here where the spec shows none. Every answer is the envelope {code, msg, data}; refusals carry data null.',
+        'x-source: spec = a path the upstream serves; ours = defined here. x-fields: spec = fields as the upstream documents them; ours = designed here where it shows none. Every answer is the envelope {code, msg, data}; refusals carry data null.',
     },
     servers: [{ url: '/' }],
     tags: [...new Set(endpoints.map((e) => e.tag))].map((name) => ({ name })),

@@ -1,4 +1,4 @@
-/** Business constants of spec §9. */
+/** Business constants (docs/product.md#constants). */
 export const REQUEST_TIMEOUT_MS = 10_000
 export const LOADING_TOAST_AFTER_MS = 1_500
 export const DOUBLE_TAP_WINDOW_MS = 300

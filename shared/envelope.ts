@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** Body codes of the response envelope (spec §7, §8). */
+/** Body codes of the response envelope (docs/product.md#calls, #error-catalogue). */
 export const CODE = {
   /** Success, as most endpoints answer. */
   ok: 1,

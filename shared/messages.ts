@@ -1,4 +1,4 @@
-/** The exact strings of the error catalogue (spec §8) and the toasts of spec §2 and §9. */
+/** The exact strings of the error catalogue (docs/product.md#error-catalogue) and the toasts of docs/product.md#pages and #constants. */
 export const MSG = {
   sessionExpired: '登录已失效!',
   requestFailed: '请求失败',

@@ -1,4 +1,4 @@
-/** Keys of the values the client keeps in localStorage (spec §3). */
+/** Keys of the values the client keeps in localStorage (docs/product.md#stored-keys). */
 export const STORAGE_KEY = {
   isLogin: 'isLogin',
   token: 'token',

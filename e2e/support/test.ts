@@ -27,7 +27,7 @@ export const test = base.extend<{ scope: string; pageErrors: string[] }>({
 
 export { expect }
 
-/** The keys spec §3 names, as the page holds them. */
+/** The stored keys (docs/product.md#stored-keys), as the page holds them. */
 export function storedKeys(page: Page): Promise<Record<string, string | null>> {
   return page.evaluate((keys) => {
     const out: Record<string, string | null> = {}

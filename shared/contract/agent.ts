@@ -3,7 +3,7 @@ import { defineEndpoint } from './endpoint'
 import { dateParam, idParam, intParam, moneyString, paged, pageParams, timestamp } from './fields'
 
 /**
- * The invite and agent programme (spec §7). The spec shows the paths only, so every field is
+ * The invite and agent programme (docs/product.md#calls). The upstream documents the paths only, so every field is
  * ours. Turnover means the stakes of settled bets that won or lost (a draw is not turnover),
  * counted on the local day the bet settled.
  */

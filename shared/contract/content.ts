@@ -3,7 +3,7 @@ import { defineEndpoint } from './endpoint'
 import { idParam, moneyString, paged, pageParams, timestamp } from './fields'
 
 /**
- * Endpoints the spec leaves out: the rebate (backwater) claim, activities, the prize pool and
+ * Endpoints the upstream's documentation (docs/product.md#calls) leaves out: the rebate (backwater) claim, activities, the prize pool and
  * the content pages. All ours. Every `*_html` field has been sanitised by the server against an
  * allow-list (no script, no event handlers, no javascript: URLs), so the client may render it.
  */

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
-/** How a body travels (spec §7): urlencoded forms by default, multipart for form data or files. */
+/** How a body travels (docs/product.md#calls): urlencoded forms by default, multipart for form data or files. */
 export type BodyEncoding = 'urlencoded' | 'multipart' | 'json'
 
 /**
@@ -17,13 +17,13 @@ export interface Endpoint {
   readonly summary: string
   readonly tag: string
   /**
-   * `spec`: the path is one the upstream serves (spec §7).
-   * `ours`: an endpoint the spec leaves out, defined here so the emulator and client agree.
+   * `spec`: the path is one the upstream serves (docs/product.md#calls).
+   * `ours`: an endpoint the upstream's documentation (docs/product.md#calls) leaves out, defined here so the emulator and client agree.
    */
   readonly source: 'spec' | 'ours'
   /**
-   * `spec`: request and data fields as the spec gives them.
-   * `ours`: the spec says "not shown", so the fields are our design; map them to the upstream here.
+   * `spec`: request and data fields as that documentation gives them.
+   * `ours`: the documentation shows none, so the fields are our design; map them to the upstream here.
    */
   readonly fields: 'spec' | 'ours'
   /** Whether the call needs a session (the `token` header). */
@@ -33,7 +33,7 @@ export interface Endpoint {
   readonly encoding?: BodyEncoding
   /** Schema of `data` in a successful envelope. */
   readonly data: z.ZodType
-  /** Set to false for calls that never show the loading toast (spec §9: the balance call). */
+  /** Set to false for calls that never show the loading toast (docs/product.md#constants: the balance call). */
   readonly loadingToast?: boolean
   /** Money-moving POSTs accept an Idempotency-Key header. */
   readonly idempotent?: boolean

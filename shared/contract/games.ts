@@ -8,7 +8,7 @@ import { tronAddressField } from './wallet'
 /**
  * The games (docs/game-rules.md): list, current round, results, placing bets, bet history, rules with
  * odds and house edge, verification against the committed chain, bet addresses and transfer bets.
- * The spec names only the four bet-address paths; everything else is ours. Round ids are the block
+ * The upstream documents only the four bet-address paths (docs/product.md#calls); everything else is ours. Round ids are the block
  * height for hash games (qukuai, hassize) and the issue number YYYYMMDDNNNN for lottery games.
  */
 

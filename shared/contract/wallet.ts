@@ -15,7 +15,7 @@ import {
 
 /**
  * The wallet: top-up (USDT on TRC20), withdrawal, withdrawal addresses, USDT↔TRX exchange, the
- * fund flow (the ledger) and the top-up and withdrawal histories. The spec gives the paths only, so
+ * fund flow (the ledger) and the top-up and withdrawal histories. The upstream documents the paths only, so
  * every field here is ours (`fields: 'ours'`). Amounts travel as decimal strings with 2 to 6
  * places; money-moving POSTs are idempotent (send an `Idempotency-Key` header).
  */

@@ -8,7 +8,7 @@ import { ChunkErrorPage, RouteError } from './route-error'
 import type { RouteHandle } from './route-handle'
 import { NotFoundPage } from './routes/not-found-page'
 
-/** Every route of spec §2. Each page is its own lazily loaded module. */
+/** Every route (docs/product.md#pages). Each page is its own lazily loaded module. */
 
 type Load = () => Promise<ComponentType>
 

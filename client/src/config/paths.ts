@@ -1,4 +1,4 @@
-/** Every path of the app (spec §2), in one place. */
+/** Every path of the app (docs/product.md#pages), in one place. */
 export const paths = {
   root: '/',
   home: '/home',
@@ -57,5 +57,5 @@ export const loginPath = (isreg?: 0 | 1): string =>
  */
 export const INVITE_QUERY = 'invite_code'
 
-/** Where a lost session lands (spec §8). */
+/** Where a lost session lands (docs/product.md#error-catalogue). */
 export const SESSION_LOST_PATH = loginPath(0)

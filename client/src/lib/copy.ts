@@ -74,7 +74,7 @@ export function copyWithTextarea(text: string, doc: Document): boolean {
 }
 
 /**
- * Copies `text` and toasts 复制成功 (success) or 复制失败 (fail) for TOAST_DURATION_MS (spec §8).
+ * Copies `text` and toasts 复制成功 (success) or 复制失败 (fail) for TOAST_DURATION_MS (docs/product.md#error-catalogue).
  * Tries the Clipboard API first and falls back to the textarea when it is missing or refused.
  * Resolves to whether the text was copied; never rejects.
  */

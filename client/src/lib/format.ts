@@ -56,7 +56,7 @@ export interface AwardParts {
 }
 
 /**
- * Splits a block hash for display as the award string (spec §2, game rules §6).
+ * Splits a block hash for display as the award string (docs/product.md#pages, docs/game-rules.md#the-award-string).
  *
  * A hash of at most AWARD_HIGHLIGHT.maxLength (34) characters is shown whole. A longer one keeps its
  * tail — the part that decides the game — behind the `00...` prefix, so the shown text, prefix

@@ -25,7 +25,7 @@ import { holdLoadingToast, showToast } from './toast'
 /**
  * The one way the app calls the API. It takes a contract object from shared/, sends the request
  * the way the contract says, parses the answer with the contract's schema, and turns every
- * failure into the toast and redirect of the error catalogue (spec §8).
+ * failure into the toast and redirect of the error catalogue (docs/product.md#error-catalogue).
  */
 
 export type ApiErrorKind =
@@ -129,7 +129,7 @@ function encodeBody(endpoint: Endpoint, body: unknown): BodyInit | undefined {
   }
 }
 
-/** Spec §9: no loading toast for the balance call, nor for calls whose form body carries a token. */
+/** docs/product.md#constants: no loading toast for the balance call, nor for calls whose form body carries a token. */
 export function showsLoadingToast(endpoint: Endpoint, body: unknown): boolean {
   if (endpoint.loadingToast === false) return false
   return !(body !== null && typeof body === 'object' && !(body instanceof Blob) && 'token' in body)

@@ -1,6 +1,6 @@
 import { DESIGN_WIDTH_PX, ROOT_FONT_PX } from '../../../shared/constants'
 
-/** Spec §2: the root font size is the viewport width / 375 × 33, so 1rem is 33 design pixels. */
+/** docs/product.md#pages: the root font size is the viewport width / 375 × 33, so 1rem is 33 design pixels. */
 export function rootFontSize(viewportWidth: number): number {
   return (viewportWidth / DESIGN_WIDTH_PX) * ROOT_FONT_PX
 }

@@ -11,7 +11,7 @@ export interface CaptureOptions {
   scale?: number
   /**
    * Where cross-origin images are fetched from: the server's image proxy, `IMAGE_PROXY_PATH` of
-   * shared/contract/content.ts (html2canvas adds `?url=…&responseType=…`, spec §7). Without it,
+   * shared/contract/content.ts (html2canvas adds `?url=…&responseType=…`, docs/product.md#calls). Without it,
    * such images are requested with CORS and left out if their host does not allow it.
    */
   proxyUrl?: string
@@ -117,7 +117,7 @@ export function downloadBlob(blob: Blob, fileName: string, doc: Document = docum
 }
 
 /**
- * Renders `el` to a PNG, downloads it as `<timestamp>.png` (the moment the capture started) and toasts 截图已下载 (spec §2).
+ * Renders `el` to a PNG, downloads it as `<timestamp>.png` (the moment the capture started) and toasts 截图已下载 (docs/product.md#pages).
  * Rejects with CaptureTimeoutError after `timeoutMs`, or with the renderer's error; nothing is
  * downloaded or toasted then, and the caller decides what to tell the user. Resolves to the file name.
  */

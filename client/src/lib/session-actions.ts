@@ -6,7 +6,7 @@ import { navigateTo } from './navigation'
 import { session } from './session-store'
 import { storage } from './storage'
 
-/** The session flows of spec §4 that talk to the API. Failures are already shown by callApi. */
+/** The session flows (docs/product.md#session-flows) that talk to the API. Failures are already shown by callApi. */
 
 /** Balance refresh; while logged out it sends the user to /login instead. */
 export async function refreshBalance(): Promise<void> {

@@ -6,7 +6,7 @@ import { STORAGE_KEY } from '../../../shared/storage-keys'
 import { removeKeys, storage } from './storage'
 import { applyTheme } from './theme'
 
-/** Session state of spec §3, mirrored to localStorage on every change that spec §4 names. */
+/** Session state (docs/product.md#stored-keys), mirrored to localStorage on every change docs/product.md#session-flows names. */
 export interface SessionState {
   readonly isLogin: boolean
   readonly playerId: number | null
@@ -31,7 +31,7 @@ export class SessionStore {
   private static fromStorage(): SessionState {
     const userInfo = storage.userInfo()
     return {
-      // Spec §4: a stored userInfo means logged in until start-up says otherwise.
+      // docs/product.md#session-flows: a stored userInfo means logged in until start-up says otherwise.
       isLogin: userInfo !== null,
       playerId: storage.loginData()?.player_id ?? null,
       balance: DEFAULT_BALANCE,
@@ -84,13 +84,13 @@ export class SessionStore {
     this.set({ isLogin: false, userInfo: null })
   }
 
-  /** Session loss (spec §8): isLogin, token and loginData are cleared. */
+  /** Session loss (docs/product.md#error-catalogue): isLogin, token and loginData are cleared. */
   loseSession(): void {
     removeKeys(STORAGE_KEY.isLogin, STORAGE_KEY.token, STORAGE_KEY.loginData)
     this.set({ isLogin: false, playerId: null, userInfo: null, balance: DEFAULT_BALANCE })
   }
 
-  /** Logout (spec §4): state and balance cleared, token, userInfo and loginData removed. */
+  /** Logout (docs/product.md#session-flows): state and balance cleared, token, userInfo and loginData removed. */
   signOut(): void {
     removeKeys(STORAGE_KEY.token, STORAGE_KEY.userInfo, STORAGE_KEY.loginData, STORAGE_KEY.isLogin)
     this.set({ isLogin: false, playerId: null, userInfo: null, balance: LOGGED_OUT_BALANCE })

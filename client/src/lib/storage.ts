@@ -4,7 +4,7 @@ import { type UserInfo, userInfoSchema } from '../../../shared/contract/account'
 import { STORAGE_KEY, type StorageKey } from '../../../shared/storage-keys'
 
 /**
- * The values of spec §3 in localStorage. Reads never throw: a value that is missing, unreadable
+ * The stored values (docs/product.md#stored-keys) in localStorage. Reads never throw: a value that is missing, unreadable
  * or of the wrong shape reads as absent, so a hand-edited or stale entry cannot break start-up.
  */
 

@@ -1,7 +1,7 @@
 import { DOUBLE_TAP_WINDOW_MS } from '../../../shared/constants'
 
 /**
- * Blocks pinch, gesture and double-tap zoom (spec §2) where the viewport meta and
+ * Blocks pinch, gesture and double-tap zoom (docs/product.md#pages) where the viewport meta and
  * `touch-action` alone are ignored (older iOS Safari). Taps keep working: a second tap inside the
  * double-tap window has its zoom cancelled but its click delivered; form fields are left alone so
  * the caret and the keyboard behave.

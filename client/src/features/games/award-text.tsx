@@ -1,7 +1,7 @@
 import { AWARD_HIGHLIGHT } from '../../../../shared/constants'
 import { awardParts } from '../../lib/format'
 
-/** A block hash as the award string: trimmed, its last characters highlighted (spec §2). */
+/** A block hash as the award string: trimmed, its last characters highlighted (docs/product.md#pages). */
 export function AwardText({ hash }: { hash: string }) {
   const { lead, highlight } = awardParts(hash)
   return (

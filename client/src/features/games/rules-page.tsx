@@ -13,7 +13,7 @@ import './games.css'
 /** 0.025 → "2.50%"; a negative edge favours the player and shows its sign. */
 export const percent = (x: number): string => `${(x * 100).toFixed(2)}%`
 
-/** A game's bet types with odds, win probability and house edge, shown honestly (game-rules §8). */
+/** A game's bet types with odds, win probability and house edge, shown honestly (docs/game-rules.md#odds). */
 export function RulesPage() {
   const game = gameFromSegment(useParams().game)
   if (!game) return <UnknownGame />

@@ -5,7 +5,7 @@ import { beep } from './sound'
 describe('beep', () => {
   afterEach(() => vi.restoreAllMocks())
 
-  it('only logs when the browser cannot play a sound (spec §8)', () => {
+  it('only logs when the browser cannot play a sound (docs/product.md#error-catalogue)', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     // happy-dom has no WebAudio: the call must not throw.
     expect(() => beep('draw')).not.toThrow()

@@ -1,6 +1,6 @@
 /**
  * A short beep through WebAudio for a draw and a win. A browser may refuse to play (no user
- * gesture yet, no audio device): that is logged and nothing else happens (spec §8).
+ * gesture yet, no audio device): that is logged and nothing else happens (docs/product.md#error-catalogue).
  */
 
 let context: AudioContext | null = null

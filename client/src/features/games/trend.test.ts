@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { attributeName, attributesOf, labelColour, labelsOf, myLabels } from './trend'
 
 describe('trend', () => {
-  it('colours labels as game-rules §5 says', () => {
+  it('colours labels as docs/game-rules.md#result-grids says', () => {
     expect(['banker', 'big', 'odd', 'lucky'].map(labelColour)).toEqual(['red', 'red', 'red', 'red'])
     expect(['player', 'small', 'even', 'unlucky'].map(labelColour)).toEqual(['blue', 'blue', 'blue', 'blue'])
     expect(labelColour('tie')).toBe('green')

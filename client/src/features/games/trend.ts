@@ -1,6 +1,6 @@
 /**
  * What the trend page plots: for one attribute of a game's draws (e.g. big_small) the labels in
- * draw order, and their colours (game-rules §5). Pure, so the grids can be tested without a page.
+ * draw order, and their colours (docs/game-rules.md#result-grids). Pure, so the grids can be tested without a page.
  */
 
 export type LabelColour = 'red' | 'blue' | 'green'

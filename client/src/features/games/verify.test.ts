@@ -3,7 +3,7 @@ import { webCryptoHasher } from '../../../../shared/games/chain'
 import type { HeldCommitment } from './commitment'
 import { allOk, type Proof, verifySteps } from './verify'
 
-/** The test vector of game-rules §1: c0 = sha256("demo-secret"), a 4-link chain. */
+/** The test vector of docs/game-rules.md#the-chain: c0 = sha256("demo-secret"), a 4-link chain. */
 async function chain(): Promise<string[]> {
   const links = [await webCryptoHasher.sha256Hex('demo-secret')]
   for (let i = 0; i < 4; i++) links.push(await webCryptoHasher.sha256Hex(links[i] ?? ''))

@@ -49,7 +49,7 @@ export function HomePage() {
   const { mutate } = useSWRConfig()
   useBalanceOnMount()
 
-  // Balance refresh while logged out leads to /login (spec §4).
+  // Balance refresh while logged out leads to /login (docs/product.md#session-flows).
   const onRefresh = () => Promise.allSettled([mutate(apiKey(announcement)), refreshBalance()])
 
   return (
