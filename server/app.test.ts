@@ -86,8 +86,9 @@ describe('the server', () => {
       url: '/__emu/faults',
       payload: { match: { path: '/api/api2/announcement' }, action: { type: 'delay', ms: 300 } },
     })
+    const arrived = new Promise((r) => app.server.once('request', r))
     const inFlight = fetch(`${base}/api/api2/announcement`)
-    await new Promise((r) => setTimeout(r, 100))
+    await arrived
     const closed = app.close()
     const res = await inFlight
     expect(res.status).toBe(200)

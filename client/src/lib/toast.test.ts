@@ -8,6 +8,9 @@ afterEach(() => clearToast())
 
 const bodyText = () => document.body.textContent ?? ''
 
+/** Lets every callback waiting on the (already loaded) Toast module run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve))
+
 describe('antd-mobile under React 19', () => {
   it('Toast.show renders its content (the React 19 renderer is registered)', async () => {
     Toast.show({ content: '你好' })
@@ -20,20 +23,25 @@ describe('toast helpers', () => {
     const a = holdLoadingToast()
     const b = holdLoadingToast()
     await vi.waitFor(() => expect(bodyText()).toContain(MSG.loading))
+    const cleared = vi.spyOn(Toast, 'clear')
     a()
     a()
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(bodyText()).toContain(MSG.loading)
+    await settle()
+    expect(cleared).not.toHaveBeenCalled()
+    cleared.mockRestore()
     b()
     await vi.waitFor(() => expect(bodyText()).not.toContain(MSG.loading))
   })
 
   it('never closes a message that replaced the loading toast', async () => {
+    const cleared = vi.spyOn(Toast, 'clear')
     const release = holdLoadingToast()
     showToast(MSG.network)
     release()
     await vi.waitFor(() => expect(bodyText()).toContain(MSG.network))
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await settle()
+    expect(cleared).not.toHaveBeenCalled()
+    cleared.mockRestore()
     expect(bodyText()).toContain(MSG.network)
   })
 })
