@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test'
 
+/** Specs that move the emulator's world clock; they get a server of their own (global-setup.ts). */
+const WORLD_CLOCK_SPECS = ['**/games.spec.ts']
+
 /**
  * Browser tests in headless Chromium (Debian's, not a downloaded one) against the built server in
  * emulator mode, which e2e/support/global-setup.ts starts on a free port with a fresh database.
@@ -40,4 +43,8 @@ export default defineConfig({
     serviceWorkers: 'block',
     trace: 'retain-on-failure',
   },
+  projects: [
+    { name: 'shared', testIgnore: WORLD_CLOCK_SPECS },
+    { name: 'world-clock', testMatch: WORLD_CLOCK_SPECS },
+  ],
 })

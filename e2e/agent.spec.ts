@@ -39,18 +39,18 @@ async function deposit(player: { phone: string; password: string }, amount: stri
 }
 
 /**
- * Stakes `amount` on hash size 大 in the first round still open for certain. The bet settles when
- * the round draws on the emulator's world clock; the test waits for that rather than moving the
- * world clock, which every other test on the server shares.
+ * Stakes `amount` on block game 大 in the first round still open for certain. A block round draws
+ * with each 3 s block of the emulator's world clock, so the test waits a few seconds for it rather
+ * than moving the world clock, which every other test on the server shares.
  */
 async function placeBet(token: string, amount: string): Promise<void> {
-  const round = await call(`${currentRound.path}?game=hassize`, currentRound.data)
-  const roundId = round.ms_to_seal < 5_000 ? round.next.round_id : round.round_id
+  const round = await call(`${currentRound.path}?game=qukuai`, currentRound.data)
+  const roundId = round.ms_to_seal < 1_500 ? round.next.round_id : round.round_id
   await call(placeBets.path, placeBets.data, {
     method: 'POST',
     token,
     headers: { 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: `agent-e2e-${Date.now()}` },
-    body: JSON.stringify({ game: 'hassize', round_id: roundId, bets: [{ bet_type: 'big', amount }] }),
+    body: JSON.stringify({ game: 'qukuai', round_id: roundId, bets: [{ bet_type: 'big', amount }] }),
   })
 }
 
@@ -89,8 +89,6 @@ test('copying the invite link says 复制成功 and puts the link on the clipboa
 })
 
 test('a claimed rebate is paid into the balance and appears in the fund flow', async ({ page }) => {
-  // A hash-size round draws once a minute: the bet may wait that long to settle.
-  test.setTimeout(150_000)
   const player = await registerPlayer()
   await deposit(player, '500')
   const { token } = await login(player.phone, player.password)
@@ -99,8 +97,8 @@ test('a claimed rebate is paid into the balance and appears in the fund flow', a
 
   await expect
     .poll(async () => toMicro((await call(rebateSummary.path, rebateSummary.data, { token })).claimable), {
-      timeout: 100_000,
-      intervals: [2_000],
+      timeout: 20_000,
+      intervals: [500],
     })
     .toBeGreaterThan(0)
   const { claimable } = await call(rebateSummary.path, rebateSummary.data, { token })

@@ -15,7 +15,7 @@ async function call<T>(method: string, path: string, scope: string, body?: unkno
   return json.data
 }
 
-/** The world clock: draws follow it, so it is moved without a scope. */
+/** The world clock: draws follow it, so it is moved without a scope (on this spec's own server). */
 async function world<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${baseUrl()}${path}`, {
     method,
@@ -66,8 +66,8 @@ test('the commitment is held before playing, a round is played and settled, and 
   const rules = await call<Rules>('GET', `/api/games/rules?game=${GAME}`, scope)
   const bigOdds = rules.bet_types.find((t) => t.bet_type === 'big')?.odds ?? ''
   expect(bigOdds).toMatch(/^\d+(\.\d+)?$/)
-  // The world clock is only ever moved forward here, never frozen: other tests run on the same
-  // server at the same time and wait for real draws. A round with less than 20 s left is skipped.
+  // This spec has a server of its own (the world-clock project), shared only with its own tests,
+  // which wait for real draws too: the clock only moves forward. A round with < 20 s left is skipped.
   let round = await call<Round>('GET', `/api/games/round?game=${GAME}`, scope)
   if (round.ms_to_seal < 20_000) {
     await world('POST', '/__emu/clock/advance', { ms: round.ms_to_draw + 1_000 })

@@ -37,15 +37,13 @@ async function waitUntilUp(base: string, child: ChildProcess, output: () => stri
   throw new Error(`the server did not start within 30 s:\n${output()}`)
 }
 
-/**
- * Starts the built server (emulator mode, fresh temporary database, rate limits out of the way)
- * against the built client, and hands its address to the tests as E2E_BASE_URL.
- */
-export default async function globalSetup(): Promise<() => Promise<void>> {
-  for (const file of [SERVER_ENTRY, CLIENT_INDEX]) {
-    if (!existsSync(file))
-      throw new Error(`${file} is missing: run \`npm run build\` before the browser tests`)
-  }
+interface Started {
+  base: string
+  stop: () => Promise<void>
+}
+
+/** The built server in emulator mode on a free port with a fresh temporary database. */
+async function startServer(): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), 'hashgame-e2e-'))
   const port = await freePort()
   const base = `http://${HOST}:${port}`
@@ -78,9 +76,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     rmSync(dir, { recursive: true, force: true })
     throw err
   }
-  process.env.E2E_BASE_URL = base
 
-  return async () => {
+  const stop = async () => {
     if (server.exitCode === null) {
       const exited = new Promise((resolve) => server.once('exit', resolve))
       server.kill('SIGTERM')
@@ -88,5 +85,32 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       if (server.exitCode === null) server.kill('SIGKILL')
     }
     rmSync(dir, { recursive: true, force: true })
+  }
+  return { base, stop }
+}
+
+/**
+ * Starts two servers against the built client: the one most specs share (E2E_BASE_URL), each test
+ * in its own scope; and one for the specs that move the world clock (E2E_WORLD_CLOCK_URL, the
+ * `world-clock` project in playwright.config.ts), whose draws, deposit confirmations and
+ * withdrawal reviews would otherwise jump ahead under the other specs' feet.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  for (const file of [SERVER_ENTRY, CLIENT_INDEX]) {
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: run \`npm run build\` before the browser tests`)
+  }
+  const servers = await Promise.allSettled([startServer(), startServer()])
+  const started = servers.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+  const failed = servers.find((s) => s.status === 'rejected')
+  if (failed) {
+    await Promise.all(started.map((s) => s.stop()))
+    throw failed.reason
+  }
+  const [shared, worldClock] = started as [Started, Started]
+  process.env.E2E_BASE_URL = shared.base
+  process.env.E2E_WORLD_CLOCK_URL = worldClock.base
+  return async () => {
+    await Promise.all(started.map((s) => s.stop()))
   }
 }

@@ -7,9 +7,19 @@ import { baseUrl, clearFaults, type LoginResult, login, scopeHeader } from './em
  * rules carry it, so rules never reach another test's requests. They are removed afterwards.
  * Uncaught page errors are collected and fail the test.
  */
-export const test = base.extend<{ scope: string; pageErrors: string[] }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  baseURL: async ({}, use) => use(baseUrl()),
+export const test = base.extend<{ scope: string; pageErrors: string[] }, { server: string }>({
+  // A worker runs one project's tests only: the world-clock project's talk to their own server.
+  server: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use, workerInfo) => {
+      if (workerInfo.project.name === 'world-clock') {
+        process.env.E2E_BASE_URL = process.env.E2E_WORLD_CLOCK_URL
+      }
+      await use(baseUrl())
+    },
+    { scope: 'worker', auto: true },
+  ],
+  baseURL: async ({ server }, use) => use(server),
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   scope: async ({}, use, testInfo) => {
     const scope = `e2e-${testInfo.workerIndex}-${testInfo.testId}-${testInfo.retry}`
