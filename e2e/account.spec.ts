@@ -1,5 +1,7 @@
+import { getBalance } from '../shared/contract/account'
 import { STORAGE_KEY } from '../shared/storage-keys'
-import { baseUrl, smsCode, uniquePhone } from './support/emu'
+import { api } from './support/api'
+import { smsCode, uniquePhone } from './support/emu'
 import { expect, openLoggedIn, storedKeys, test } from './support/test'
 
 test('register and log in, see the balance, hide it, keep it hidden after reload, log out', async ({
@@ -58,11 +60,8 @@ test('logs in with the login form and shows the balance the server holds', async
   const loginData = JSON.parse((await storedKeys(page))[STORAGE_KEY.loginData] ?? '{}') as {
     player_id: number
   }
-  const res = await fetch(`${baseUrl()}/api/api/getBalance?player_id=${loginData.player_id}`, {
-    headers: { token },
-  })
-  const body = (await res.json()) as { data: { balance: string } }
-  await expect(page.getByTestId('balance')).toHaveText(`${body.data.balance}USDT`)
+  const { balance } = await api(getBalance, { token, query: { player_id: loginData.player_id } })
+  await expect(page.getByTestId('balance')).toHaveText(`${balance}USDT`)
 })
 
 test('a wrong password shows the server message and stays on the login page', async ({ page }) => {

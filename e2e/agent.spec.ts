@@ -1,42 +1,15 @@
 import { readFileSync } from 'node:fs'
-import { z } from 'zod'
-import { IDEMPOTENCY_HEADER, TOKEN_HEADER } from '../shared/constants'
 import { agentInfo } from '../shared/contract/agent'
 import { rebateSummary } from '../shared/contract/content'
 import { currentRound, placeBets } from '../shared/contract/games'
 import { fundFlow } from '../shared/contract/wallet'
-import { isSuccessCode, looseEnvelopeSchema } from '../shared/envelope'
 import { toMicro } from '../shared/money'
 import { STORAGE_KEY } from '../shared/storage-keys'
-import { baseUrl, login, registerPlayer, smsCode, uniquePhone } from './support/emu'
+import { api } from './support/api'
+import { baseUrl, login, registerPlayer, smsCode, topUp, uniquePhone } from './support/emu'
 import { expect, openLoggedIn, recordToasts, test, toast, toastsSeen } from './support/test'
 
 /** The invite page's poster and copy buttons, and a rebate claim that lands in the ledger. */
-
-/** Calls the server directly and parses the answer's data with the schema the app itself uses. */
-async function call<S extends z.ZodType>(
-  path: string,
-  schema: S,
-  init: RequestInit & { token?: string } = {},
-): Promise<z.output<S>> {
-  const headers = new Headers(init.headers)
-  if (init.token) headers.set(TOKEN_HEADER, init.token)
-  const res = await fetch(`${baseUrl()}${path}`, { ...init, headers })
-  const body = looseEnvelopeSchema.parse(await res.json())
-  if (!res.ok || !isSuccessCode(body.code)) {
-    throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`)
-  }
-  return schema.parse(body.data)
-}
-
-/** Tops the player's wallet up through the emulator's deposit-arrives scenario. */
-async function deposit(player: { phone: string; password: string }, amount: string): Promise<void> {
-  await call('/__emu/scenarios/deposit-arrives/activate', z.unknown(), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ params: { phone: player.phone, password: player.password, amount } }),
-  })
-}
 
 /**
  * Stakes `amount` on block game 大 in the first round still open for certain. A block round draws
@@ -44,13 +17,11 @@ async function deposit(player: { phone: string; password: string }, amount: stri
  * than moving the world clock, which every other test on the server shares.
  */
 async function placeBet(token: string, amount: string): Promise<void> {
-  const round = await call(`${currentRound.path}?game=qukuai`, currentRound.data)
+  const round = await api(currentRound, { query: { game: 'qukuai' } })
   const roundId = round.ms_to_seal < 1_500 ? round.next.round_id : round.round_id
-  await call(placeBets.path, placeBets.data, {
-    method: 'POST',
+  await api(placeBets, {
     token,
-    headers: { 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: `agent-e2e-${Date.now()}` },
-    body: JSON.stringify({ game: 'qukuai', round_id: roundId, bets: [{ bet_type: 'big', amount }] }),
+    body: { game: 'qukuai', round_id: roundId, bets: [{ bet_type: 'big', amount }] },
   })
 }
 
@@ -90,18 +61,18 @@ test('copying the invite link says 复制成功 and puts the link on the clipboa
 
 test('a claimed rebate is paid into the balance and appears in the fund flow', async ({ page }) => {
   const player = await registerPlayer()
-  await deposit(player, '500')
+  await topUp(player, '500')
   const { token } = await login(player.phone, player.password)
   // 200.00 of turnover reaches the first tier (from 100.00).
   await placeBet(token, '200')
 
   await expect
-    .poll(async () => toMicro((await call(rebateSummary.path, rebateSummary.data, { token })).claimable), {
+    .poll(async () => toMicro((await api(rebateSummary, { token })).claimable), {
       timeout: 20_000,
       intervals: [500],
     })
     .toBeGreaterThan(0)
-  const { claimable } = await call(rebateSummary.path, rebateSummary.data, { token })
+  const { claimable } = await api(rebateSummary, { token })
 
   await openLoggedIn(page, '/backwater', player)
   await expect(page.getByTestId('claimable')).toHaveText(claimable)
@@ -110,13 +81,13 @@ test('a claimed rebate is paid into the balance and appears in the fund flow', a
   await expect(page.getByRole('button', { name: '今日已领取' })).toBeDisabled()
   await expect(page.getByText(`+${claimable}`)).toBeVisible()
 
-  const flow = await call(`${fundFlow.path}?type=rebate`, fundFlow.data, { token })
+  const flow = await api(fundFlow, { token, query: { type: 'rebate' } })
   expect(flow.list).toHaveLength(1)
   expect(flow.list[0]?.type).toBe('rebate')
   expect(toMicro(flow.list[0]?.amount ?? '0')).toBe(toMicro(claimable))
 
   // Once a day: the summary now says so and nothing is left to claim.
-  const after = await call(rebateSummary.path, rebateSummary.data, { token })
+  const after = await api(rebateSummary, { token })
   expect(after.claimed_today).toBe(true)
   expect(toMicro(after.claimable)).toBe(0)
 })
@@ -214,7 +185,7 @@ test('customer service opens the chat on the web from a desktop browser and answ
 
 test('the prize pool grows on screen after a bet, without a reload', async ({ page }) => {
   const player = await registerPlayer()
-  await deposit(player, '100')
+  await topUp(player, '100')
   const { token } = await login(player.phone, player.password)
   await page.goto('/pond')
   const amount = page.getByTestId('pool-amount')
@@ -234,7 +205,7 @@ test('a friend who opens the invite link registers with the code filled in and j
 }) => {
   const inviter = await registerPlayer()
   const { token } = await login(inviter.phone, inviter.password)
-  const info = await call(agentInfo.path, agentInfo.data, { token })
+  const info = await api(agentInfo, { token })
   const link = new URL(info.invite_link)
 
   // The friend: a fresh browser with no session, opening the link as shared.

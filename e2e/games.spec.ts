@@ -1,51 +1,19 @@
 import type { Page } from '@playwright/test'
+import {
+  betHistory,
+  currentRound,
+  gameCommitment,
+  gameResults,
+  gameRules,
+  placeBets,
+} from '../shared/contract/games'
 import { STORAGE_KEY } from '../shared/storage-keys'
-import { baseUrl, registerPlayer, scopeHeader } from './support/emu'
+import { api } from './support/api'
+import { emuPost, registerPlayer, topUp } from './support/emu'
 import { expect, openLoggedIn, test } from './support/test'
 
-/** The tester's API and the public games endpoints, called directly. */
-async function call<T>(method: string, path: string, scope: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...scopeHeader(scope) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const json = (await res.json()) as { code: number; data: T }
-  if (!res.ok || (json.code !== 1 && json.code !== 200)) throw new Error(`${path}: ${JSON.stringify(json)}`)
-  return json.data
-}
-
 /** The world clock: draws follow it, so it is moved without a scope (on this spec's own server). */
-async function world<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const json = (await res.json()) as { code: number; data: T }
-  if (!res.ok) throw new Error(`${path}: ${JSON.stringify(json)}`)
-  return json.data
-}
-
-interface Round {
-  round_id: string
-  ms_to_seal: number
-  ms_to_draw: number
-}
-
-interface Draw {
-  round_id: string
-  numbers: number[]
-}
-
-interface Commitment {
-  terminal_hash: string
-  created_at: number
-}
-
-interface Rules {
-  bet_types: { bet_type: string; odds: string }[]
-}
+const advanceWorldClock = (ms: number) => emuPost('/clock/advance', { ms })
 
 const GAME = 'kuaisan'
 
@@ -58,20 +26,17 @@ test('the commitment is held before playing, a round is played and settled, and 
 }) => {
   test.setTimeout(90_000)
   const player = await registerPlayer()
-  await call('POST', '/__emu/scenarios/deposit-arrives/activate', scope, {
-    scope,
-    params: { phone: player.phone, password: player.password, amount: '100' },
-  })
-  const commitment = await call<Commitment>('GET', '/api/games/commitment', scope)
-  const rules = await call<Rules>('GET', `/api/games/rules?game=${GAME}`, scope)
+  await topUp(player, '100', scope)
+  const commitment = await api(gameCommitment, { scope })
+  const rules = await api(gameRules, { scope, query: { game: GAME } })
   const bigOdds = rules.bet_types.find((t) => t.bet_type === 'big')?.odds ?? ''
   expect(bigOdds).toMatch(/^\d+(\.\d+)?$/)
   // This spec has a server of its own (the world-clock project), shared only with its own tests,
   // which wait for real draws too: the clock only moves forward. A round with < 20 s left is skipped.
-  let round = await call<Round>('GET', `/api/games/round?game=${GAME}`, scope)
+  let round = await api(currentRound, { scope, query: { game: GAME } })
   if (round.ms_to_seal < 20_000) {
-    await world('POST', '/__emu/clock/advance', { ms: round.ms_to_draw + 1_000 })
-    round = await call<Round>('GET', `/api/games/round?game=${GAME}`, scope)
+    await advanceWorldClock(round.ms_to_draw + 1_000)
+    round = await api(currentRound, { scope, query: { game: GAME } })
   }
 
   await openLoggedIn(page, `/games/${GAME}`, player)
@@ -115,8 +80,8 @@ test('the commitment is held before playing, a round is played and settled, and 
   await expect(page.getByTestId('my-bet-status')).toHaveText('待开奖')
 
   // Past the draw: the page finds the result by itself, in the round panel and the results strip.
-  await world('POST', '/__emu/clock/advance', { ms: round.ms_to_draw + 500 })
-  const draws = await call<{ list: Draw[] }>('GET', `/api/games/results?game=${GAME}&page_size=20`, scope)
+  await advanceWorldClock(round.ms_to_draw + 500)
+  const draws = await api(gameResults, { scope, query: { game: GAME, page_size: 20 } })
   const draw = draws.list.find((d) => d.round_id === round.round_id)
   expect(draw, 'the round was drawn').toBeTruthy()
   const numbers = draw?.numbers ?? []
@@ -182,10 +147,7 @@ test('the block game sends nothing when its round closes under the sheet and ask
 }) => {
   test.setTimeout(60_000)
   const player = await registerPlayer()
-  await call('POST', '/__emu/scenarios/deposit-arrives/activate', scope, {
-    scope,
-    params: { phone: player.phone, password: player.password, amount: '100' },
-  })
+  await topUp(player, '100', scope)
   const session = await openLoggedIn(page, '/games/qukuai', player)
   await expect(page.getByTestId('balance').first()).toHaveText(/^110\.00\s*USDT$/)
   await page.locator('[data-bet-type="odd"]').click()
@@ -206,11 +168,12 @@ test('the block game sends nothing when its round closes under the sheet and ask
   const next = (await again.textContent())?.match(/\d+/)?.[0] ?? ''
   expect(BigInt(next)).toBeGreaterThan(BigInt(first))
   // Nothing was sent.
-  const res = await fetch(`${baseUrl()}/api/games/bets?game=qukuai&page=1&page_size=10`, {
-    headers: { token: session.token, ...scopeHeader(scope) },
+  const bets = await api(betHistory, {
+    token: session.token,
+    scope,
+    query: { game: 'qukuai', page: 1, page_size: 10 },
   })
-  const bets = (await res.json()) as { data: { list: unknown[] } }
-  expect(bets.data.list).toEqual([])
+  expect(bets.list).toEqual([])
   await expect(page.getByTestId('balance').first()).toHaveText(/^110\.00\s*USDT$/)
 
   // Agreeing moves the sheet to a round that is open now; only then does 确认投注 come back.
@@ -342,28 +305,16 @@ test('the trend grids open on their newest column', async ({ page }) => {
 test('pulling down the bet history shows a bet placed since it opened', async ({ page, scope }) => {
   test.setTimeout(60_000)
   const player = await registerPlayer()
-  await call('POST', '/__emu/scenarios/deposit-arrives/activate', scope, {
-    scope,
-    params: { phone: player.phone, password: player.password, amount: '100' },
-  })
+  await topUp(player, '100', scope)
   const session = await openLoggedIn(page, '/bethistory', player)
   await expect(page.getByText('暂无投注记录')).toBeVisible()
-  const round = await call<Round>('GET', '/api/games/round?game=hassize', scope)
-  const target =
-    round.ms_to_seal > 2_000
-      ? round.round_id
-      : (await call<{ next: Round }>('GET', '/api/games/round?game=hassize', scope)).next.round_id
-  const placed = await fetch(`${baseUrl()}/api/games/bet`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      token: session.token,
-      ...scopeHeader(scope),
-      'idempotency-key': `pull-${scope}`,
-    },
-    body: JSON.stringify({ game: 'hassize', round_id: target, bets: [{ bet_type: 'big', amount: '3' }] }),
+  const round = await api(currentRound, { scope, query: { game: 'hassize' } })
+  const target = round.ms_to_seal > 2_000 ? round.round_id : round.next.round_id
+  await api(placeBets, {
+    token: session.token,
+    scope,
+    body: { game: 'hassize', round_id: target, bets: [{ bet_type: 'big', amount: '3' }] },
   })
-  expect(((await placed.json()) as { code: number }).code).toBe(1)
   await expect(page.getByTestId('bet-row')).toHaveCount(0)
 
   // A finger drags the list down from its empty state and lets go.
@@ -384,18 +335,9 @@ test('the rules page shows each bet type with the odds, win chance and edge the 
   page,
   scope,
 }) => {
-  interface FullRules {
-    bet_types: {
-      bet_type: string
-      odds: string
-      win_probability: number
-      refund_probability: number
-      house_edge: number
-    }[]
-  }
   const pct = (x: number) => `${(x * 100).toFixed(2)}%`
-  for (const game of ['qukuai', 'saiche']) {
-    const rules = await call<FullRules>('GET', `/api/games/rules?game=${game}`, scope)
+  for (const game of ['qukuai', 'saiche'] as const) {
+    const rules = await api(gameRules, { scope, query: { game } })
     await page.goto(`/games/${game}/rules`)
     const rows = page.getByTestId('rule-row')
     await expect(rows).toHaveCount(rules.bet_types.length)
@@ -420,10 +362,7 @@ test('the rules page shows each bet type with the odds, win chance and edge the 
 test('binds a bet address and sends a transfer bet that is settled at its block', async ({ page, scope }) => {
   test.setTimeout(60_000)
   const player = await registerPlayer()
-  await call('POST', '/__emu/scenarios/deposit-arrives/activate', scope, {
-    scope,
-    params: { phone: player.phone, password: player.password, amount: '100' },
-  })
+  await topUp(player, '100', scope)
   await openLoggedIn(page, '/bet-address', player)
   await page.getByRole('button', { name: '绑定新地址' }).click()
   await page.getByPlaceholder('TRON 地址（T 开头）').fill('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')
@@ -440,6 +379,6 @@ test('binds a bet address and sends a transfer bet that is settled at its block'
   await expect(result).toContainText('转账 15.00 USDT')
   await expect(result).toContainText('大')
 
-  await world('POST', '/__emu/clock/advance', { ms: 10_000 })
+  await advanceWorldClock(10_000)
   await expect(result).toContainText(/已中奖|未中奖/, { timeout: 15_000 })
 })

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { paths } from '../client/src/config/paths'
 import { THEMES, type Theme } from '../shared/constants'
 import { STORAGE_KEY } from '../shared/storage-keys'
-import { baseUrl, registerPlayer, scopeHeader } from './support/emu'
+import { registerPlayer, topUp } from './support/emu'
 import { expect, openLoggedIn, test } from './support/test'
 
 /**
@@ -117,15 +117,7 @@ for (const theme of THEMES) {
   }) => {
     test.setTimeout(120_000)
     const player = await registerPlayer()
-    const res = await fetch(`${baseUrl()}/__emu/scenarios/deposit-arrives/activate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...scopeHeader(scope) },
-      body: JSON.stringify({
-        scope,
-        params: { phone: player.phone, password: player.password, amount: '5000' },
-      }),
-    })
-    expect(res.ok).toBe(true)
+    await topUp(player, '5000', scope)
     await openLoggedIn(page, paths.home, player)
     await setTheme(page, theme)
     for (const route of [

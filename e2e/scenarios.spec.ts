@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import { updatePaymentPassword } from '../shared/contract/account'
 import { MSG } from '../shared/messages'
 import { STORAGE_KEY } from '../shared/storage-keys'
+import { api } from './support/api'
 import { addFault, baseUrl, countCalls, login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, recordToasts, storedKeys, test, toast, toastsSeen } from './support/test'
 
@@ -40,12 +42,10 @@ async function fundedPlayer(scope: string): Promise<{ phone: string; password: s
   const player = await registerPlayer()
   await activate(scope, 'deposit-arrives', { phone: player.phone, password: player.password, amount: '100' })
   const session = await login(player.phone, player.password)
-  const res = await fetch(`${baseUrl()}/api/api2/update-payment-password`, {
-    method: 'POST',
-    headers: { token: session.token, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ pay_password: PAY_PASSWORD, login_password: player.password }),
+  await api(updatePaymentPassword, {
+    token: session.token,
+    body: { pay_password: PAY_PASSWORD, login_password: player.password },
   })
-  expect(((await res.json()) as { code: number }).code).toBe(1)
   return player
 }
 

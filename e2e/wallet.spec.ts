@@ -1,8 +1,17 @@
 import type { Page } from '@playwright/test'
-import { TOKEN_HEADER } from '../shared/constants'
+import { getBalance, updatePaymentPassword } from '../shared/contract/account'
 import { currentRound, placeBets } from '../shared/contract/games'
+import {
+  bindWallet,
+  exchange,
+  fundFlow,
+  getPayInfoUsdt,
+  getWithdrawalHistory,
+  usdtPay,
+} from '../shared/contract/wallet'
 import { isTronAddress } from '../shared/tron'
-import { baseUrl, login, registerPlayer } from './support/emu'
+import { api } from './support/api'
+import { emuPost, login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, test, toast, typeOnKeyboard } from './support/test'
 
 /**
@@ -15,40 +24,6 @@ import { expect, openLoggedIn, test, toast, typeOnKeyboard } from './support/tes
 const ADDRESS = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7'
 const SPARE_ADDRESS = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW'
 const PAY_PASSWORD = '246810'
-
-interface Envelope<T> {
-  code: number
-  msg?: string
-  data: T
-}
-
-async function call<T>(
-  path: string,
-  init: { token?: string; form?: Record<string, string> } = {},
-): Promise<T> {
-  const headers: Record<string, string> = {}
-  if (init.token) headers[TOKEN_HEADER] = init.token
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: init.form ? 'POST' : 'GET',
-    headers,
-    body: init.form ? new URLSearchParams(init.form) : undefined,
-  })
-  const body = (await res.json()) as Envelope<T>
-  if (!res.ok || (body.code !== 1 && body.code !== 200)) {
-    throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`)
-  }
-  return body.data
-}
-
-/** A tester's control call (the chain, the back office). */
-async function emu<T>(path: string): Promise<T> {
-  const res = await fetch(`${baseUrl()}/__emu${path}`, { method: 'POST' })
-  const body = (await res.json()) as Envelope<T>
-  if (!res.ok || (body.code !== 1 && body.code !== 200)) {
-    throw new Error(`/__emu${path} answered ${res.status}: ${JSON.stringify(body)}`)
-  }
-  return body.data
-}
 
 interface Player {
   phone: string
@@ -65,29 +40,26 @@ async function newPlayer(
   const session = await login(who.phone, who.password)
   const player = { ...who, token: session.token, playerId: session.player_id }
   if (setup.payPassword || setup.bindAddress) {
-    await call('/api/api2/update-payment-password', {
+    await api(updatePaymentPassword, {
       token: player.token,
-      form: { pay_password: PAY_PASSWORD, login_password: player.password },
+      body: { pay_password: PAY_PASSWORD, login_password: player.password },
     })
   }
   if (setup.topUp) {
-    const order = await call<{ order_no: string }>('/api/usdtpay', {
-      token: player.token,
-      form: { amount: setup.topUp },
-    })
-    await emu(`/deposits/${order.order_no}/confirm`)
+    const order = await api(usdtPay, { token: player.token, body: { amount: setup.topUp } })
+    await emuPost(`/deposits/${order.order_no}/confirm`)
   }
   if (setup.bindAddress) {
-    await call('/api/api2/wallets/bind', {
+    await api(bindWallet, {
       token: player.token,
-      form: { address: ADDRESS, label: '我的钱包', pay_password: PAY_PASSWORD },
+      body: { address: ADDRESS, label: '我的钱包', pay_password: PAY_PASSWORD },
     })
   }
   return player
 }
 
 const balanceOf = (player: Player) =>
-  call<{ balance: string }>(`/api/api/getBalance?player_id=${player.playerId}`, { token: player.token })
+  api(getBalance, { token: player.token, query: { player_id: player.playerId } })
 
 /** The payment-password sheet: waits for it, then types the six digits. */
 async function enterPayPassword(page: Page, digits: string) {
@@ -105,9 +77,7 @@ test('top-up: an order confirmed through /__emu updates itself, raises the balan
   pageErrors,
 }) => {
   const player = await newPlayer()
-  const info = await call<{ address: string; min_amount: string }>('/api/pay/get_pay_info_usdt', {
-    token: player.token,
-  })
+  const info = await api(getPayInfoUsdt, { token: player.token })
   await openLoggedIn(page, '/hometopup', player)
 
   await expect(page.getByTestId('deposit-address')).toHaveText(info.address)
@@ -131,7 +101,7 @@ test('top-up: an order confirmed through /__emu updates itself, raises the balan
   const orderNo = (await page.getByTestId('deposit-order-no').textContent()) ?? ''
   expect(orderNo).toMatch(/^D\d+/)
 
-  await emu(`/deposits/${orderNo}/confirm`)
+  await emuPost(`/deposits/${orderNo}/confirm`)
   // The page asks for the order again by itself.
   await expect(order.locator('.wallet-status')).toHaveText('已到账', { timeout: 10_000 })
   // A first top-up earns the 10% first-deposit bonus, shown to the last micro-USDT.
@@ -199,7 +169,7 @@ test('bind an address, withdraw to it, approve through /__emu: both rows in the 
   expect(orderNo).not.toBe('')
   await expect(page.getByTestId('wallet-balance')).toHaveText('58.90USDT')
 
-  await emu(`/withdrawals/${orderNo}/approve`)
+  await emuPost(`/withdrawals/${orderNo}/approve`)
 
   await page.goto('/tophistory?tab=withdraw')
   const record = page.locator(`[data-testid="withdrawal-record"][data-order-no="${orderNo}"]`)
@@ -233,9 +203,9 @@ test('a wrong payment password shows the error and moves nothing', async ({ page
   await expect(page.getByTestId('wallet-balance')).toHaveText('110.00USDT')
 
   expect((await balanceOf(player)).balance).toBe('110.00')
-  const history = await call<{ total: number }>('/api/api/getWithdrawalHistory', { token: player.token })
+  const history = await api(getWithdrawalHistory, { token: player.token })
   expect(history.total).toBe(0)
-  const flow = await call<{ list: { type: string }[] }>('/api/api2/fund-flow', { token: player.token })
+  const flow = await api(fundFlow, { token: player.token })
   expect(flow.list.map((row) => row.type)).toEqual(['deposit_bonus', 'topup'])
   expect(pageErrors).toEqual([])
 })
@@ -262,9 +232,9 @@ test('three wrong payment passwords lock withdrawals, and the page says until wh
 
 test('addresses: set default and delete, each confirmed; the count shows the limit', async ({ page }) => {
   const player = await newPlayer({ bindAddress: true })
-  await call('/api/api2/wallets/bind', {
+  await api(bindWallet, {
     token: player.token,
-    form: { address: SPARE_ADDRESS, label: '备用', pay_password: PAY_PASSWORD },
+    body: { address: SPARE_ADDRESS, label: '备用', pay_password: PAY_PASSWORD },
   })
   await openLoggedIn(page, '/address', player)
   await expect(page.getByTestId('address-count')).toHaveText('已绑定 2/5')
@@ -336,11 +306,8 @@ test('fund flow: more rows load as the player scrolls; the type and date filters
   test.slow()
   const player = await newPlayer()
   for (let i = 1; i <= 23; i++) {
-    const order = await call<{ order_no: string }>('/api/usdtpay', {
-      token: player.token,
-      form: { amount: `${10 + i}` },
-    })
-    await emu(`/deposits/${order.order_no}/confirm`)
+    const order = await api(usdtPay, { token: player.token, body: { amount: `${10 + i}` } })
+    await emuPost(`/deposits/${order.order_no}/confirm`)
   }
   await openLoggedIn(page, '/finance', player)
   const rows = page.getByTestId('fund-flow-row')
@@ -372,7 +339,7 @@ test('after an exchange every page shows the exact balance, and 全部 moves all
   test.slow()
   const player = await newPlayer({ topUp: '100' })
   // 110 USDT; 10 → 62.5 TRX; 62.5 TRX × 0.158 → 9.875 USDT: 109.875 USDT, 0 TRX.
-  await call('/api/api/exchange', { token: player.token, form: { from: 'USDT', to: 'TRX', amount: '10' } })
+  await api(exchange, { token: player.token, body: { from: 'USDT', to: 'TRX', amount: '10' } })
   await openLoggedIn(page, '/exchange', player)
   await page.getByRole('button', { name: '交换兑换方向' }).click()
   await page.getByRole('button', { name: '全部', exact: true }).click()
@@ -408,22 +375,13 @@ test.describe('on a phone set to another time zone', () => {
 
   test('fund-flow rows say what happened in Chinese, with times in 北京时间', async ({ page }) => {
     const player = await newPlayer({ topUp: '100' })
-    const round = await call<{ round_id: string; ms_to_seal: number; next: { round_id: string } }>(
-      `${currentRound.path}?game=hassize`,
-    )
+    const round = await api(currentRound, { query: { game: 'hassize' } })
     const roundId = round.ms_to_seal < 5_000 ? round.next.round_id : round.round_id
-    const res = await fetch(`${baseUrl()}${placeBets.path}`, {
-      method: 'POST',
-      headers: { [TOKEN_HEADER]: player.token, 'content-type': 'application/json' },
-      body: JSON.stringify({ game: 'hassize', round_id: roundId, bets: [{ bet_type: 'big', amount: '2' }] }),
+    await api(placeBets, {
+      token: player.token,
+      body: { game: 'hassize', round_id: roundId, bets: [{ bet_type: 'big', amount: '2' }] },
     })
-    expect(((await res.json()) as { code: number }).code).toBe(1)
-    const flow = await call<{ list: { type: string; created_at: number }[] }>(
-      '/api/api2/fund-flow?type=bet',
-      {
-        token: player.token,
-      },
-    )
+    const flow = await api(fundFlow, { token: player.token, query: { type: 'bet' } })
     const betAt = flow.list[0]?.created_at ?? 0
     // The same instant written in UTC+8, as the page must show it whatever the browser's zone.
     const cst = new Date(betAt + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')

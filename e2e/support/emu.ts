@@ -25,6 +25,17 @@ async function json<T>(res: Response): Promise<Envelope<T>> {
   return body
 }
 
+/** A tester's control call, e.g. `emuPost('/deposits/D1/confirm')`; throws on a refusal. */
+export async function emuPost<T = unknown>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl()}/__emu${path}`, {
+    method: 'POST',
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  })
+  return (await json<T>(res)).data
+}
+
 /** A fault rule seen only by requests that carry this scope's header. */
 export async function addFault(scope: string, rule: FaultRuleInput): Promise<string> {
   const res = await fetch(`${baseUrl()}/__emu/faults`, {
@@ -107,4 +118,22 @@ export const scopeHeader = (scope: string) => ({ [SCOPE_HEADER]: scope })
 /** Removes one fault rule by the id addFault returned. */
 export async function removeFault(id: string): Promise<void> {
   await json(await fetch(`${baseUrl()}/__emu/faults/${encodeURIComponent(id)}`, { method: 'DELETE' }))
+}
+
+/**
+ * Tops a player up by `amount` USDT at once, first-deposit bonus included, through the
+ * deposit-arrives scenario (in `scope` when given).
+ */
+export async function topUp(
+  player: { phone: string; password: string },
+  amount: string,
+  scope?: string,
+): Promise<void> {
+  await json(
+    await fetch(`${baseUrl()}/__emu/scenarios/deposit-arrives/activate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...(scope ? { scope } : {}), params: { ...player, amount } }),
+    }),
+  )
 }

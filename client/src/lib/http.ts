@@ -6,6 +6,7 @@ import {
   TOKEN_HEADER,
 } from '../../../shared/constants'
 import type { BodyOf, DataOf, Endpoint, QueryOf } from '../../../shared/contract/endpoint'
+import { encodeBody, pathWithQuery } from '../../../shared/contract/request'
 import {
   envelopeMessage,
   isSessionLostCode,
@@ -87,46 +88,8 @@ export function setApiOrigin(value: string): void {
   origin = value.replace(/\/$/, '')
 }
 
-type FieldValue = string | number | boolean | bigint | Blob | null | undefined
-
-function fieldEntries(values: unknown): [string, FieldValue | FieldValue[]][] {
-  if (values === null || values === undefined || typeof values !== 'object') return []
-  return Object.entries(values as Record<string, FieldValue | FieldValue[]>)
-}
-
-function appendText(params: URLSearchParams, values: unknown): URLSearchParams {
-  for (const [key, value] of fieldEntries(values)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item === undefined || item === null || item instanceof Blob) continue
-      params.append(key, String(item))
-    }
-  }
-  return params
-}
-
 export function requestUrl(endpoint: Endpoint, query: unknown): string {
-  const qs = appendText(new URLSearchParams(), query).toString()
-  return `${origin}${endpoint.path}${qs ? `?${qs}` : ''}`
-}
-
-function encodeBody(endpoint: Endpoint, body: unknown): BodyInit | undefined {
-  if (endpoint.method === 'GET' || body === undefined || body === null) return undefined
-  switch (endpoint.encoding ?? 'urlencoded') {
-    case 'multipart': {
-      const form = new FormData()
-      for (const [key, value] of fieldEntries(body)) {
-        for (const item of Array.isArray(value) ? value : [value]) {
-          if (item === undefined || item === null) continue
-          form.append(key, item instanceof Blob ? item : String(item))
-        }
-      }
-      return form
-    }
-    case 'json':
-      return JSON.stringify(body)
-    default:
-      return appendText(new URLSearchParams(), body)
-  }
+  return `${origin}${pathWithQuery(endpoint, query)}`
 }
 
 /** docs/product.md#constants: no loading toast for the balance call, nor for calls whose form body carries a token. */
