@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config, TrustProxy } from './config'
 import { EmuClock } from './emulator/clock'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/error-handler'
-import { lazyChildLoggerFactory, RequestLogController } from './http/lazy-logger'
 import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
 import { apiDocs } from './plugins/api-docs'
@@ -66,8 +65,6 @@ export async function buildApp(
       redact: { paths: REDACT, censor: '[redacted]' },
       ...(logStream ? { stream: logStream } : {}),
     },
-    childLoggerFactory: lazyChildLoggerFactory,
-    logController: new RequestLogController(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     return503OnClosing: true,
