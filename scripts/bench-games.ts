@@ -6,7 +6,6 @@ import { buildApp } from '../server/app'
 import { testConfig } from '../server/config'
 import { immediate } from '../server/db/database'
 import { EmuClock } from '../server/emulator/clock'
-import { gamesOf } from '../server/emulator/games/games-module'
 import { GAME_CODES } from '../shared/games/config'
 import { freePort, pinLoadGenerator, serverEntry, start, stopAll, waitForHttp } from './bench/processes'
 
@@ -181,11 +180,11 @@ async function settling(fixtures: string): Promise<void> {
     })
     const app = await buildApp(config, clock)
     await app.ready()
-    const games = gamesOf(app, config)
+    const games = app.emu.games
     const { db, ledger } = app.emu
-    games.ensureChain()
-    games.catchUp(T0)
-    const round = games.current('kuaisan')
+    games.rounds.ensureChain()
+    games.rounds.catchUp(T0)
+    const round = games.rounds.current('kuaisan')
     const types = [
       'big',
       'odd',
@@ -225,10 +224,10 @@ async function settling(fixtures: string): Promise<void> {
     })
     // Both timings start from an empty WAL: the set-up's writes are flushed before, not during.
     // The other games' earlier rounds are drawn first: only what happens at this draw is timed.
-    games.catchUp(round.draw_at - 1)
+    games.rounds.catchUp(round.draw_at - 1)
     db.pragma('wal_checkpoint(TRUNCATE)')
     const t = performance.now()
-    games.catchUp(round.draw_at)
+    games.rounds.catchUp(round.draw_at)
     const ms = performance.now() - t
     const pending = db.prepare(`SELECT COUNT(*) FROM bets WHERE status = 'pending'`).pluck().get()
     if (pending !== 0 || ledger.drift().length > 0) throw new Error('settlement left pending bets or drift')

@@ -685,15 +685,10 @@ function delayMs(action: Extract<FaultAction, { type: 'delay' }>, random: () => 
 
 const isJson = (type: unknown): boolean => typeof type === 'string' && type.includes('json')
 
-/** How every envelope this server serializes begins. */
-const ENVELOPE_START = '{"code":'
-
 /** The `code` of an envelope, or null when the body is not one. */
 export function envelopeCode(body: string | Buffer): number | null {
   if (body.length === 0 || body.length > TAP_LIMIT) return null
   const text = typeof body === 'string' ? body : body.toString('utf8')
-  const fast = leadingCode(text)
-  if (fast !== undefined) return fast
   try {
     const parsed: unknown = JSON.parse(text)
     if (parsed && typeof parsed === 'object' && 'code' in parsed && typeof parsed.code === 'number') {
@@ -703,24 +698,6 @@ export function envelopeCode(body: string | Buffer): number | null {
     // Not JSON: no code to record.
   }
   return null
-}
-
-/**
- * The code of a body shaped like the envelopes this server writes (`{"code":<integer>,…}`), read
- * without parsing the whole body; undefined when the body is shaped otherwise.
- */
-function leadingCode(body: string): number | undefined {
-  if (!body.startsWith(ENVELOPE_START) || body.charCodeAt(body.length - 1) !== 125 /* } */) return undefined
-  let i = ENVELOPE_START.length
-  const negative = body.charCodeAt(i) === 45 /* - */
-  if (negative) i++
-  const first = i
-  let value = 0
-  for (let c = body.charCodeAt(i); c >= 48 && c <= 57; c = body.charCodeAt(++i)) value = value * 10 + (c - 48)
-  const next = body.charCodeAt(i)
-  // A fraction, an exponent or anything but `,` / `}` after the digits: let JSON.parse decide.
-  if (i === first || i - first > 15 || (next !== 44 && next !== 125)) return undefined
-  return negative ? -value : value
 }
 
 /** Passes a streamed body through unchanged while keeping its first `keep` bytes; `onEnd` gets them and the total. */

@@ -1,37 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import fastifyRateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
-import helmet, { type HelmetOptions } from 'helmet'
+import helmet from 'helmet'
 import { CODE } from '../../shared/envelope'
 import { SERVER_MSG } from '../../shared/messages'
 import { ApiError } from '../http/api-error'
 import { isCrossSiteWrite } from '../http/cross-site'
 import { failure } from '../http/envelope'
-
-/**
- * The security headers helmet produces for these options, computed once. (Running helmet's
- * middleware per request rebuilds and re-parses the CSP every time; the headers never change.)
- */
-export function securityHeaders(options: HelmetOptions): Record<string, string> {
-  const headers: Record<string, string> = {}
-  const res = {
-    setHeader(name: string, value: string | number | readonly string[]) {
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
-    },
-    removeHeader(name: string) {
-      delete headers[name.toLowerCase()]
-    },
-  }
-  let failure: unknown = null
-  // helmet only calls setHeader/removeHeader on the response; a plain recorder stands in for it.
-  const recorder = res as unknown as ServerResponse
-  helmet(options)({} as IncomingMessage, recorder, (err?: unknown) => {
-    failure = err ?? null
-  })
-  if (failure) throw failure
-  return headers
-}
 
 /**
  * What a JSON answer needs (OWASP REST guidance): no sniffing, not framable, not loadable by
@@ -62,7 +37,7 @@ export const security = fp(
       frameHosts: readonly string[]
     },
   ) => {
-    const headers = securityHeaders({
+    const pageHeaders = helmet({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -95,7 +70,7 @@ export const security = fp(
         if (isCrossSiteWrite(request)) return refuseCrossSite(reply)
       } else if (!url.startsWith('/api-docs')) {
         // Swagger UI sets its own, stricter CSP with hashes for its page.
-        reply.headers(headers)
+        return pageHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined))
       }
       done()
     })
