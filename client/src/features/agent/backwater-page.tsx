@@ -6,19 +6,19 @@ import { useRef, useState } from 'react'
 import { agentRebateConfig } from '../../../../shared/contract/agent'
 import { rebateClaim, rebateHistory, rebateSummary } from '../../../../shared/contract/content'
 import { toMicro } from '../../../../shared/money'
+import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { PagedListView } from '../../components/paged-list/paged-list'
 import { RefreshButton } from '../../components/refresh-button/refresh-button'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
 import { formatDateTime } from '../../lib/date-time'
+import { useShownAmount } from '../../lib/hide-amount'
 import { callApi, newIdempotencyKey } from '../../lib/http'
-import { session, useSession } from '../../lib/session-store'
+import { session } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { usePagedList } from '../../lib/use-paged-list'
-import { shownAmount } from './agent-format'
-import { AmountToggle } from './amount-toggle'
 import './agent.css'
 
 /** A tier's turnover band, e.g. "1000.00 – 5000.00" or "≥ 50000.00". */
@@ -32,7 +32,7 @@ export function canClaim(claimable: string, claimedToday: boolean): boolean {
 }
 
 function BackwaterContent() {
-  const hidden = useSession((s) => s.hideAmount)
+  const amount = useShownAmount()
   const summary = useApi(rebateSummary, undefined)
   const config = useApi(agentRebateConfig, undefined)
   const history = usePagedList(
@@ -45,7 +45,6 @@ function BackwaterContent() {
   const claimKey = useRef(newIdempotencyKey())
 
   const s = summary.data
-  const amount = (value: string) => shownAmount(value, hidden)
 
   const claim = async () => {
     if (claiming) return
@@ -172,7 +171,7 @@ function BackwaterContent() {
 
 export function BackwaterPage() {
   return (
-    <PageShell title="返水" right={<AmountToggle />} fallback={paths.mine}>
+    <PageShell title="返水" right={<HideAmountToggle />} fallback={paths.mine}>
       <RequireLogin>
         <BackwaterContent />
       </RequireLogin>

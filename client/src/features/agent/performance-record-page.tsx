@@ -7,17 +7,17 @@ import Segmented from 'antd-mobile/es/components/segmented'
 import Tag from 'antd-mobile/es/components/tag'
 import { useState } from 'react'
 import { agentChildSearch, agentTurnover } from '../../../../shared/contract/agent'
+import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { PagedListView } from '../../components/paged-list/paged-list'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
-import { formatDateTime } from '../../lib/date-time'
+import { formatDateTime, parsePickedDate, pickedDate } from '../../lib/date-time'
+import { useShownAmount } from '../../lib/hide-amount'
 import { callApi } from '../../lib/http'
-import { useSession } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { usePagedList } from '../../lib/use-paged-list'
-import { daysInRange, fromDateParam, maskId, shownAmount, toDateParam } from './agent-format'
-import { AmountToggle } from './amount-toggle'
+import { daysInRange, maskId } from './agent-format'
 import './agent.css'
 
 /** The server refuses longer ranges. */
@@ -29,7 +29,7 @@ interface Range {
 }
 
 function TurnoverView() {
-  const hidden = useSession((s) => s.hideAmount)
+  const amount = useShownAmount()
   // Undefined until the player picks: the server then answers with its own last 7 days.
   const [range, setRange] = useState<Range | undefined>()
   const [picking, setPicking] = useState(false)
@@ -43,10 +43,9 @@ function TurnoverView() {
     (member) => member.player_id,
   )
   const data = list.pages[0]?.report
-  const amount = (value: string) => shownAmount(value, hidden)
 
-  const start = data ? fromDateParam(data.start_date) : null
-  const end = data ? fromDateParam(data.end_date) : null
+  const start = data ? parsePickedDate(data.start_date) : null
+  const end = data ? parsePickedDate(data.end_date) : null
   // The picker's selection while it is open; it starts from the range on screen.
   const [draft, setDraft] = useState<[Date, Date] | null>(null)
   const open = () => {
@@ -61,7 +60,7 @@ function TurnoverView() {
       showToast(`查询范围最多${MAX_RANGE_DAYS}天`, 'fail')
       return
     }
-    setRange({ start_date: toDateParam(from), end_date: toDateParam(to) })
+    setRange({ start_date: pickedDate(from), end_date: pickedDate(to) })
   }
 
   return (
@@ -126,7 +125,7 @@ function TurnoverView() {
 }
 
 function TeamView() {
-  const hidden = useSession((s) => s.hideAmount)
+  const amount = useShownAmount()
   const [keyword, setKeyword] = useState('')
   const filters = keyword ? { keyword } : {}
   const list = usePagedList(
@@ -162,8 +161,7 @@ function TeamView() {
               <>
                 ID {maskId(member.player_id)} · {member.phone} · 直属 {member.direct_count} 人
                 <br />
-                今日流水 {shownAmount(member.today_turnover, hidden)} · 累计{' '}
-                {shownAmount(member.total_turnover, hidden)}
+                今日流水 {amount(member.today_turnover)} · 累计 {amount(member.total_turnover)}
                 <br />
                 加入于 {formatDateTime(member.joined_at)}
               </>
@@ -180,7 +178,7 @@ function TeamView() {
 export function PerformanceRecordPage() {
   const [view, setView] = useState<'turnover' | 'team'>('turnover')
   return (
-    <PageShell title="业绩记录" right={<AmountToggle />} fallback={paths.mine}>
+    <PageShell title="业绩记录" right={<HideAmountToggle />} fallback={paths.mine}>
       <RequireLogin>
         <div className="agent">
           <Segmented

@@ -10,11 +10,10 @@ import { PageShell } from '../../components/page-shell/page-shell'
 import { PagedListView } from '../../components/paged-list/paged-list'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
-import { formatDateTime } from '../../lib/date-time'
+import { formatDateTime, pickedDate } from '../../lib/date-time'
+import { useShownAmount } from '../../lib/hide-amount'
 import { callApi } from '../../lib/http'
-import { useSession } from '../../lib/session-store'
 import { usePagedList } from '../../lib/use-paged-list'
-import { amountText } from './bet-slip'
 import { GAME_NAMES, verifyPath } from './game-links'
 import './games.css'
 
@@ -26,10 +25,6 @@ export interface BetFilters {
   date_from?: string
   date_to?: string
 }
-
-/** 2026-11-22 for a local date: the server filters by the player's local day. */
-export const localDate = (d: Date): string =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 
 export function BetHistoryPage() {
   return (
@@ -98,8 +93,8 @@ function Filters({ filters, onChange }: { filters: BetFilters; onChange: (f: Bet
         onConfirm={(d) =>
           onChange(
             picking === 'from'
-              ? { ...filters, date_from: localDate(d) }
-              : { ...filters, date_to: localDate(d) },
+              ? { ...filters, date_from: pickedDate(d) }
+              : { ...filters, date_to: pickedDate(d) },
           )
         }
       />
@@ -108,7 +103,7 @@ function Filters({ filters, onChange }: { filters: BetFilters; onChange: (f: Bet
 }
 
 function BetList({ filters }: { filters: BetFilters }) {
-  const hidden = useSession((s) => s.hideAmount)
+  const money = useShownAmount()
   const list = usePagedList(
     filters,
     (page) => callApi(betHistory, { query: { ...filters, ...page } }),
@@ -117,7 +112,6 @@ function BetList({ filters }: { filters: BetFilters }) {
   // Every page carries the totals of the filtered bets; the latest page's are the freshest.
   const summary = list.pages[list.pages.length - 1]?.summary ?? null
 
-  const money = (v: string) => (hidden ? '****' : amountText(v))
   return (
     <>
       {summary ? (

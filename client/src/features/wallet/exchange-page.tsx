@@ -48,7 +48,6 @@ const pairKey = (pair: Pick<ExchangePair, 'from' | 'to'>) => `${pair.from}-${pai
 
 function Exchange() {
   const playerId = useSession((s) => s.playerId)
-  const hidden = useSession((s) => s.hideAmount)
   const pairs = useApi(changeType, undefined)
   const balances = useApi(getBalance, playerId === null ? null : { player_id: playerId })
   const [chosen, setChosen] = useState<string | null>(null)
@@ -130,7 +129,7 @@ function Exchange() {
       <section className="wallet-balance" aria-label="余额">
         <div className="wallet-balance__top">
           <span>钱包余额</span>
-          <HideAmountToggle hidden={hidden} onChange={(next) => session.setHideAmount(next)} />
+          <HideAmountToggle />
         </div>
         <div className="wallet-balance__pair">
           <span data-testid="exchange-usdt">
