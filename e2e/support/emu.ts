@@ -89,9 +89,10 @@ export async function login(
   return (await json<LoginResult>(res)).data
 }
 
-/** A fresh player, registered through the API. */
+/** A fresh player, registered through the API; with an invite code, in that player's team. */
 export async function registerPlayer(
   password = 'amber-otter-42',
+  inviteCode?: string,
 ): Promise<{ phone: string; password: string }> {
   const phone = uniquePhone()
   const form = (fields: Record<string, string>) => new URLSearchParams(fields)
@@ -99,9 +100,9 @@ export async function registerPlayer(
     await fetch(`${baseUrl()}/api/sms/send`, { method: 'POST', body: form({ phone, purpose: 'register' }) }),
   )
   const code = await smsCode(phone)
-  await json(
-    await fetch(`${baseUrl()}/api/users/register`, { method: 'POST', body: form({ phone, code, password }) }),
-  )
+  const fields: Record<string, string> = { phone, code, password }
+  if (inviteCode) fields.invite_code = inviteCode
+  await json(await fetch(`${baseUrl()}/api/users/register`, { method: 'POST', body: form(fields) }))
   return { phone, password }
 }
 

@@ -41,3 +41,19 @@ export function formatShortTime(ms: number): string {
 
 /** The CST date of an instant as the API's YYYY-MM-DD. */
 export const cstDate = (ms: number): string => cstParts(ms).date
+
+/**
+ * A calendar day the player picked as the API's YYYY-MM-DD. Date pickers hand back a local Date at
+ * midnight of the day on screen; that day is sent as it is, and the server reads it as a CST day.
+ */
+export function pickedDate(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+}
+
+/** The API's YYYY-MM-DD back to the local Date at midnight a picker shows; null for anything else. */
+export function parsePickedDate(text: string): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (!m) return null
+  const date = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+  return pickedDate(date) === text ? date : null
+}

@@ -1,32 +1,27 @@
-import { formatBalance } from '../../lib/format'
+import { useHideAmount, useShownAmount } from '../../lib/hide-amount'
+import { session } from '../../lib/session-store'
 import './balance-text.css'
-
-/** What a hidden amount shows instead of the figure. */
-export const HIDDEN_AMOUNT = '****'
 
 export interface BalanceTextProps {
   balance: string
-  hidden: boolean
   unit?: string
 }
 
-/** An amount that respects the hide-amount setting. */
-export function BalanceText({ balance, hidden, unit = 'USDT' }: BalanceTextProps) {
+/** An amount that respects the hide-amount setting (lib/hide-amount.ts). */
+export function BalanceText({ balance, unit = 'USDT' }: BalanceTextProps) {
+  const shown = useShownAmount()
   return (
     <span className="balance-text" data-testid="balance">
-      <span className="balance-text__value">{hidden ? HIDDEN_AMOUNT : formatBalance(balance)}</span>
+      <span className="balance-text__value">{shown(balance)}</span>
       {unit ? <span className="balance-text__unit">{unit}</span> : null}
     </span>
   )
 }
 
-export interface HideAmountToggleProps {
-  hidden: boolean
-  onChange: (hidden: boolean) => void
-}
-
-/** The eye button next to an amount. */
-export function HideAmountToggle({ hidden, onChange }: HideAmountToggleProps) {
+/** The eye button next to an amount: hides or shows every amount of the app (the setting is kept). */
+export function HideAmountToggle() {
+  const hidden = useHideAmount()
+  const onChange = (next: boolean) => session.setHideAmount(next)
   return (
     <button
       type="button"

@@ -6,21 +6,20 @@ import { useRef, useState } from 'react'
 import { agentRebateConfig } from '../../../../shared/contract/agent'
 import { rebateClaim, rebateHistory, rebateSummary } from '../../../../shared/contract/content'
 import { toMicro } from '../../../../shared/money'
+import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { PagedListView } from '../../components/paged-list/paged-list'
 import { RefreshButton } from '../../components/refresh-button/refresh-button'
 import { RequireLogin } from '../../components/require-login/require-login'
-import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { paths } from '../../config/paths'
 import { formatDateTime } from '../../lib/date-time'
+import { useShownAmount } from '../../lib/hide-amount'
 import { callApi, newIdempotencyKey } from '../../lib/http'
-import { session, useSession } from '../../lib/session-store'
+import { session } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
-import { shownAmount } from './agent-format'
-import { AmountToggle } from './amount-toggle'
+import { usePagedList } from '../../lib/use-paged-list'
 import './agent.css'
-
-const HISTORY_PAGE_SIZE = 20
 
 /** A tier's turnover band, e.g. "1000.00 – 5000.00" or "≥ 50000.00". */
 export function tierBand(min: string, max: string | null): string {
@@ -33,16 +32,19 @@ export function canClaim(claimable: string, claimedToday: boolean): boolean {
 }
 
 function BackwaterContent() {
-  const hidden = useSession((s) => s.hideAmount)
+  const amount = useShownAmount()
   const summary = useApi(rebateSummary, undefined)
   const config = useApi(agentRebateConfig, undefined)
-  const history = useApi(rebateHistory, { page: 1, page_size: HISTORY_PAGE_SIZE })
+  const history = usePagedList(
+    {},
+    (page) => callApi(rebateHistory, { query: page }),
+    (item) => item.id,
+  )
   const [claiming, setClaiming] = useState(false)
   // One key per claim the player means to make: a retry after a lost answer is the same claim.
   const claimKey = useRef(newIdempotencyKey())
 
   const s = summary.data
-  const amount = (value: string) => shownAmount(value, hidden)
 
   const claim = async () => {
     if (claiming) return
@@ -52,7 +54,7 @@ function BackwaterContent() {
       claimKey.current = newIdempotencyKey()
       session.setBalance(result.balance)
       showToast(`领取成功 ${amount(result.amount)} USDT`, 'success')
-      await Promise.allSettled([summary.mutate(), history.mutate()])
+      await Promise.allSettled([summary.mutate(), history.refresh()])
     } catch {
       // callApi showed why (already claimed today, nothing to claim…); the summary may have moved.
       void summary.mutate()
@@ -61,7 +63,7 @@ function BackwaterContent() {
     }
   }
 
-  const refresh = () => Promise.all([summary.mutate(), history.mutate(), config.mutate()])
+  const refresh = () => Promise.all([summary.mutate(), history.refresh(), config.mutate()])
 
   return (
     <div className="agent">
@@ -140,36 +142,36 @@ function BackwaterContent() {
         ))}
       </List>
 
-      <List
+      <PagedListView
+        list={history}
+        variant="rows"
         className="agent__list"
         header={
           <span className="agent__toolbar">
             领取记录 <RefreshButton label="刷新返水" onRefresh={refresh} />
           </span>
         }
-      >
-        {history.data?.list.map((item) => (
+        label="领取记录"
+        more="button"
+        pullToRefresh={false}
+        timeZoneNote
+        empty={<Empty className="agent__empty" description="暂无领取记录" />}
+        renderItem={(item) => (
           <List.Item
-            key={item.id}
             description={`${formatDateTime(item.created_at)} · 返水 ${amount(item.rebate)} · 返佣 ${amount(item.commission)}`}
             extra={`+${amount(item.amount)}`}
           >
             {item.claim_date}
           </List.Item>
-        ))}
-      </List>
-      {history.data && history.data.list.length === 0 ? (
-        <Empty className="agent__empty" description="暂无领取记录" />
-      ) : (
-        <TimeZoneNote />
-      )}
+        )}
+      />
     </div>
   )
 }
 
 export function BackwaterPage() {
   return (
-    <PageShell title="返水" right={<AmountToggle />} fallback={paths.mine}>
+    <PageShell title="返水" right={<HideAmountToggle />} fallback={paths.mine}>
       <RequireLogin>
         <BackwaterContent />
       </RequireLogin>

@@ -5,17 +5,16 @@ import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { agentInfo, agentQrcode } from '../../../../shared/contract/agent'
 import { IMAGE_PROXY_PATH } from '../../../../shared/contract/content'
+import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
 import { openChat } from '../../lib/chat-link'
 import { copyText } from '../../lib/copy'
+import { useShownAmount } from '../../lib/hide-amount'
 import { captureElement } from '../../lib/screenshot'
-import { useSession } from '../../lib/session-store'
 import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
-import { shownAmount } from './agent-format'
-import { AmountToggle } from './amount-toggle'
 import './agent.css'
 
 const QR_SIZE = 256
@@ -29,7 +28,7 @@ export function shareLinks(inviteLink: string, code: string): { appUrl: string; 
 
 function InviteContent() {
   const navigate = useNavigate()
-  const hidden = useSession((s) => s.hideAmount)
+  const amount = useShownAmount()
   const info = useApi(agentInfo, undefined)
   const qr = useApi(agentQrcode, { size: QR_SIZE })
   const poster = useRef<HTMLDivElement>(null)
@@ -125,17 +124,17 @@ function InviteContent() {
       <List className="agent__list" header="我的团队">
         <List.Item extra={data?.direct_count ?? '—'}>直属下级</List.Item>
         <List.Item extra={data?.team_count ?? '—'}>团队人数</List.Item>
-        <List.Item extra={data ? shownAmount(data.today_team_turnover, hidden) : '—'}>今日团队流水</List.Item>
-        <List.Item extra={data ? shownAmount(data.total_team_turnover, hidden) : '—'}>累计团队流水</List.Item>
-        <List.Item extra={data ? shownAmount(data.commission_today, hidden) : '—'}>今日返佣</List.Item>
+        <List.Item extra={data ? amount(data.today_team_turnover) : '—'}>今日团队流水</List.Item>
+        <List.Item extra={data ? amount(data.total_team_turnover) : '—'}>累计团队流水</List.Item>
+        <List.Item extra={data ? amount(data.commission_today) : '—'}>今日返佣</List.Item>
         <List.Item
-          extra={data ? shownAmount(data.commission_claimable, hidden) : '—'}
+          extra={data ? amount(data.commission_claimable) : '—'}
           onClick={() => navigate(paths.rebate)}
           arrowIcon
         >
           待领取返佣
         </List.Item>
-        <List.Item extra={data ? shownAmount(data.commission_total, hidden) : '—'}>累计已领返佣</List.Item>
+        <List.Item extra={data ? amount(data.commission_total) : '—'}>累计已领返佣</List.Item>
         <List.Item onClick={() => navigate(paths.performanceRecord)} arrowIcon>
           业绩记录
         </List.Item>
@@ -157,7 +156,7 @@ function InviteContent() {
 
 export function InviteFriendsPage() {
   return (
-    <PageShell title="邀请好友" right={<AmountToggle />} fallback={paths.mine}>
+    <PageShell title="邀请好友" right={<HideAmountToggle />} fallback={paths.mine}>
       <RequireLogin>
         <InviteContent />
       </RequireLogin>

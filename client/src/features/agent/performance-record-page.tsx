@@ -7,23 +7,21 @@ import Segmented from 'antd-mobile/es/components/segmented'
 import Tag from 'antd-mobile/es/components/tag'
 import { useState } from 'react'
 import { agentChildSearch, agentTurnover } from '../../../../shared/contract/agent'
+import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { PagedListView } from '../../components/paged-list/paged-list'
 import { RequireLogin } from '../../components/require-login/require-login'
-import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { paths } from '../../config/paths'
-import { formatDateTime } from '../../lib/date-time'
-import { useSession } from '../../lib/session-store'
+import { formatDateTime, parsePickedDate, pickedDate } from '../../lib/date-time'
+import { useShownAmount } from '../../lib/hide-amount'
+import { callApi } from '../../lib/http'
 import { showToast } from '../../lib/toast'
-import { useApi } from '../../lib/use-api'
-import { daysInRange, fromDateParam, maskId, shownAmount, toDateParam } from './agent-format'
-import { AmountToggle } from './amount-toggle'
+import { usePagedList } from '../../lib/use-paged-list'
+import { daysInRange, maskId } from './agent-format'
 import './agent.css'
 
 /** The server refuses longer ranges. */
 const MAX_RANGE_DAYS = 31
-const PAGE_SIZE = 20
-/** The contract's largest page; "more" grows one page until then. */
-const MAX_PAGE_SIZE = 100
 
 interface Range {
   start_date: string
@@ -31,20 +29,23 @@ interface Range {
 }
 
 function TurnoverView() {
-  const hidden = useSession((s) => s.hideAmount)
+  const amount = useShownAmount()
   // Undefined until the player picks: the server then answers with its own last 7 days.
   const [range, setRange] = useState<Range | undefined>()
   const [picking, setPicking] = useState(false)
-  const [pages, setPages] = useState(1)
-  const { data } = useApi(agentTurnover, {
-    ...range,
-    page: 1,
-    page_size: Math.min(MAX_PAGE_SIZE, PAGE_SIZE * pages),
-  })
-  const amount = (value: string) => shownAmount(value, hidden)
+  // The report comes with each page of its members; the first page's is the one shown.
+  const list = usePagedList(
+    range ?? {},
+    async (page) => {
+      const report = await callApi(agentTurnover, { query: { ...range, ...page } })
+      return { ...report.members, report }
+    },
+    (member) => member.player_id,
+  )
+  const data = list.pages[0]?.report
 
-  const start = data ? fromDateParam(data.start_date) : null
-  const end = data ? fromDateParam(data.end_date) : null
+  const start = data ? parsePickedDate(data.start_date) : null
+  const end = data ? parsePickedDate(data.end_date) : null
   // The picker's selection while it is open; it starts from the range on screen.
   const [draft, setDraft] = useState<[Date, Date] | null>(null)
   const open = () => {
@@ -59,8 +60,7 @@ function TurnoverView() {
       showToast(`查询范围最多${MAX_RANGE_DAYS}天`, 'fail')
       return
     }
-    setPages(1)
-    setRange({ start_date: toDateParam(from), end_date: toDateParam(to) })
+    setRange({ start_date: pickedDate(from), end_date: pickedDate(to) })
   }
 
   return (
@@ -102,42 +102,38 @@ function TurnoverView() {
           </List.Item>
         ))}
       </List>
-      <List className="agent__list" header="成员流水">
-        {data?.members.list.map((member) => (
+      <PagedListView
+        list={list}
+        variant="rows"
+        className="agent__list"
+        header="成员流水"
+        label="成员流水"
+        more="button"
+        pullToRefresh={false}
+        empty={<Empty className="agent__empty" description="该时间段内没有下级流水" />}
+        renderItem={(member) => (
           <List.Item
-            key={member.player_id}
             description={`ID ${maskId(member.player_id)} · ${member.phone} · ${member.bet_count} 笔`}
             extra={amount(member.turnover)}
           >
             {member.nickname} <Tag color="primary">{member.level}级</Tag>
           </List.Item>
-        ))}
-      </List>
-      {data && data.members.list.length === 0 ? (
-        <Empty className="agent__empty" description="该时间段内没有下级流水" />
-      ) : null}
-      {data?.members.has_more ? (
-        <Button className="agent__more" size="small" onClick={() => setPages((n) => n + 1)}>
-          加载更多
-        </Button>
-      ) : null}
+        )}
+      />
     </>
   )
 }
 
 function TeamView() {
-  const hidden = useSession((s) => s.hideAmount)
+  const amount = useShownAmount()
   const [keyword, setKeyword] = useState('')
-  const [pages, setPages] = useState(1)
-  const { data } = useApi(agentChildSearch, {
-    ...(keyword ? { keyword } : {}),
-    page: 1,
-    page_size: Math.min(MAX_PAGE_SIZE, PAGE_SIZE * pages),
-  })
-  const search = (value: string) => {
-    setPages(1)
-    setKeyword(value.trim())
-  }
+  const filters = keyword ? { keyword } : {}
+  const list = usePagedList(
+    filters,
+    (page) => callApi(agentChildSearch, { query: { ...filters, ...page } }),
+    (member) => member.player_id,
+  )
+  const search = (value: string) => setKeyword(value.trim())
   return (
     <>
       <SearchBar
@@ -147,16 +143,25 @@ function TeamView() {
         onClear={() => search('')}
         aria-label="搜索下级"
       />
-      <List className="agent__list" header={data ? `团队成员（${data.total}）` : '团队成员'}>
-        {data?.list.map((member) => (
+      <PagedListView
+        list={list}
+        variant="rows"
+        className="agent__list"
+        header={list.total === null ? '团队成员' : `团队成员（${list.total}）`}
+        label="团队成员"
+        more="button"
+        pullToRefresh={false}
+        timeZoneNote
+        empty={
+          <Empty className="agent__empty" description={keyword ? '没有找到匹配的下级' : '您还没有下级'} />
+        }
+        renderItem={(member) => (
           <List.Item
-            key={member.player_id}
             description={
               <>
                 ID {maskId(member.player_id)} · {member.phone} · 直属 {member.direct_count} 人
                 <br />
-                今日流水 {shownAmount(member.today_turnover, hidden)} · 累计{' '}
-                {shownAmount(member.total_turnover, hidden)}
+                今日流水 {amount(member.today_turnover)} · 累计 {amount(member.total_turnover)}
                 <br />
                 加入于 {formatDateTime(member.joined_at)}
               </>
@@ -164,18 +169,8 @@ function TeamView() {
           >
             {member.nickname} <Tag color="primary">{member.level}级</Tag>
           </List.Item>
-        ))}
-      </List>
-      {data && data.list.length === 0 ? (
-        <Empty className="agent__empty" description={keyword ? '没有找到匹配的下级' : '您还没有下级'} />
-      ) : (
-        <TimeZoneNote />
-      )}
-      {data?.has_more ? (
-        <Button className="agent__more" size="small" onClick={() => setPages((n) => n + 1)}>
-          加载更多
-        </Button>
-      ) : null}
+        )}
+      />
     </>
   )
 }
@@ -183,7 +178,7 @@ function TeamView() {
 export function PerformanceRecordPage() {
   const [view, setView] = useState<'turnover' | 'team'>('turnover')
   return (
-    <PageShell title="业绩记录" right={<AmountToggle />} fallback={paths.mine}>
+    <PageShell title="业绩记录" right={<HideAmountToggle />} fallback={paths.mine}>
       <RequireLogin>
         <div className="agent">
           <Segmented

@@ -1,11 +1,11 @@
 import Empty from 'antd-mobile/es/components/empty'
 import List from 'antd-mobile/es/components/list'
 import { prizePool } from '../../../../shared/contract/content'
-import { HIDDEN_AMOUNT, HideAmountToggle } from '../../components/balance-text/balance-text'
+import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { TimeZoneNote } from '../../components/time-zone-note/time-zone-note'
 import { formatDateTime } from '../../lib/date-time'
-import { session, useSession } from '../../lib/session-store'
+import { useShownAmount } from '../../lib/hide-amount'
 import { useApi } from '../../lib/use-api'
 import './content.css'
 
@@ -21,18 +21,11 @@ const GAME_NAMES: Record<string, string> = {
 /** How often the pool amount is re-read while the page is open. */
 const POOL_REFRESH_MS = 5000
 
-/** The eye in the nav bar: hides or shows every amount on the page (and the app). */
-function AmountToggle() {
-  const hidden = useSession((s) => s.hideAmount)
-  return <HideAmountToggle hidden={hidden} onChange={(value) => session.setHideAmount(value)} />
-}
-
 export function PondPage() {
-  const hidden = useSession((s) => s.hideAmount)
+  const amount = useShownAmount()
   const { data } = useApi(prizePool, undefined, { refreshInterval: POOL_REFRESH_MS })
-  const amount = (value: string) => (hidden ? HIDDEN_AMOUNT : value)
   return (
-    <PageShell title="奖池" right={<AmountToggle />}>
+    <PageShell title="奖池" right={<HideAmountToggle />}>
       <div className="content">
         <section className="content__hero" aria-label="当前奖池">
           <p>当前奖池（USDT）</p>

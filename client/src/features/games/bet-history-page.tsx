@@ -1,25 +1,22 @@
 import DatePicker from 'antd-mobile/es/components/date-picker'
 import Empty from 'antd-mobile/es/components/empty'
-import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll'
 import List from 'antd-mobile/es/components/list'
-import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh'
 import Selector from 'antd-mobile/es/components/selector'
-import { useCallback, useRef, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router-dom'
-import type { DataOf } from '../../../../shared/contract/endpoint'
 import { BET_STATUS_LABEL, BET_STATUSES, betHistory } from '../../../../shared/contract/games'
 import { GAME_CODES, type GameCode } from '../../../../shared/games/config'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { PagedListView } from '../../components/paged-list/paged-list'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
-import { formatDateTime } from '../../lib/date-time'
+import { formatDateTime, pickedDate } from '../../lib/date-time'
+import { useShownAmount } from '../../lib/hide-amount'
 import { callApi } from '../../lib/http'
-import { useSession } from '../../lib/session-store'
-import { amountText } from './bet-slip'
+import { usePagedList } from '../../lib/use-paged-list'
 import { GAME_NAMES, verifyPath } from './game-links'
 import './games.css'
 
-type Bet = DataOf<typeof betHistory>['list'][number]
 type Status = (typeof BET_STATUSES)[number]
 
 export interface BetFilters {
@@ -28,12 +25,6 @@ export interface BetFilters {
   date_from?: string
   date_to?: string
 }
-
-const PAGE_SIZE = 20
-
-/** 2026-11-22 for a local date: the server filters by the player's local day. */
-export const localDate = (d: Date): string =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 
 export function BetHistoryPage() {
   return (
@@ -50,7 +41,7 @@ function BetHistory() {
   return (
     <>
       <Filters filters={filters} onChange={setFilters} />
-      <BetList key={JSON.stringify(filters)} filters={filters} />
+      <BetList filters={filters} />
     </>
   )
 }
@@ -102,8 +93,8 @@ function Filters({ filters, onChange }: { filters: BetFilters; onChange: (f: Bet
         onConfirm={(d) =>
           onChange(
             picking === 'from'
-              ? { ...filters, date_from: localDate(d) }
-              : { ...filters, date_to: localDate(d) },
+              ? { ...filters, date_from: pickedDate(d) }
+              : { ...filters, date_to: pickedDate(d) },
           )
         }
       />
@@ -112,42 +103,32 @@ function Filters({ filters, onChange }: { filters: BetFilters; onChange: (f: Bet
 }
 
 function BetList({ filters }: { filters: BetFilters }) {
-  const hidden = useSession((s) => s.hideAmount)
-  const [rows, setRows] = useState<Bet[]>([])
-  const [hasMore, setHasMore] = useState(true)
-  const [summary, setSummary] = useState<{ stake: string; payout: string } | null>(null)
-  const page = useRef(1)
+  const money = useShownAmount()
+  const list = usePagedList(
+    filters,
+    (page) => callApi(betHistory, { query: { ...filters, ...page } }),
+    (b) => b.id,
+  )
+  // Every page carries the totals of the filtered bets; the latest page's are the freshest.
+  const summary = list.pages[list.pages.length - 1]?.summary ?? null
 
-  const loadMore = useCallback(async () => {
-    const res = await callApi(betHistory, { query: { ...filters, page: page.current, page_size: PAGE_SIZE } })
-    page.current += 1
-    setRows((r) => [...r, ...res.list.filter((b) => !r.some((x) => x.id === b.id))])
-    setSummary(res.summary)
-    setHasMore(res.has_more)
-  }, [filters])
-
-  /** Pull-to-refresh: the first page again, with bets placed or settled since. */
-  const reload = async () => {
-    const res = await callApi(betHistory, { query: { ...filters, page: 1, page_size: PAGE_SIZE } })
-    page.current = 2
-    setRows(res.list)
-    setSummary(res.summary)
-    setHasMore(res.has_more)
-  }
-
-  const money = (v: string) => (hidden ? '****' : amountText(v))
   return (
-    <PullToRefresh onRefresh={reload}>
+    <>
       {summary ? (
         <div className="games-counts" data-testid="bet-summary">
           <span>投注 {money(summary.stake)}</span>
           <span>派奖 {money(summary.payout)}</span>
         </div>
       ) : null}
-      <List data-testid="bet-history">
-        {rows.map((b) => (
+      <PagedListView
+        list={list}
+        variant="rows"
+        label="投注记录"
+        testId="bet-history"
+        timeZoneNote
+        empty={<Empty description="暂无投注记录" />}
+        renderItem={(b) => (
           <List.Item
-            key={b.id}
             data-testid="bet-row"
             data-bet-id={b.id}
             description={
@@ -170,10 +151,8 @@ function BetList({ filters }: { filters: BetFilters }) {
           >
             {b.label} · {money(b.stake)} @ {b.odds}
           </List.Item>
-        ))}
-      </List>
-      {!hasMore && rows.length === 0 ? <Empty description="暂无投注记录" /> : null}
-      <InfiniteScroll loadMore={loadMore} hasMore={hasMore} />
-    </PullToRefresh>
+        )}
+      />
+    </>
   )
 }

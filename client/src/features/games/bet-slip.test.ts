@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import {
-  amountText,
   blockedBy,
   checkSlip,
   emptySlip,
@@ -59,13 +58,7 @@ describe('bet slip', () => {
   })
 })
 
-describe('amountText', () => {
-  it('shows a server amount with two places, cut not rounded', () => {
-    expect(amountText('19.500000')).toBe('19.50')
-    expect(amountText('0.019999')).toBe('0.01')
-    expect(amountText('7')).toBe('7.00')
-  })
-
+describe('pairs', () => {
   it('refuses the other side of a pair once one side is picked, per ball and position', () => {
     const s = run(
       { type: 'toggle', betType: 'big' },

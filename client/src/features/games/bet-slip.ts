@@ -106,12 +106,3 @@ export function checkSlip(
 export const stakeText = (state: SlipState): string => formatMicro(state.stakeMicro, 2)
 export const totalText = (state: SlipState): string =>
   formatMicro(state.stakeMicro * state.selected.length, 2)
-
-/** A server amount (up to 6 places) shown with 2, cut not rounded, as balances are. */
-export function amountText(amount: string): string {
-  try {
-    return formatMicro(toMicro(amount), 2)
-  } catch {
-    return amount
-  }
-}

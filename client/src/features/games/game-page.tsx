@@ -21,6 +21,7 @@ import { loginPath, paths } from '../../config/paths'
 import { copyText } from '../../lib/copy'
 import { formatDateTime } from '../../lib/date-time'
 import { truncate } from '../../lib/format'
+import { useShownAmount } from '../../lib/hide-amount'
 import { callApi, newIdempotencyKey } from '../../lib/http'
 import { refreshBalance } from '../../lib/session-actions'
 import { session, useSession } from '../../lib/session-store'
@@ -28,7 +29,6 @@ import { showToast } from '../../lib/toast'
 import { useApi } from '../../lib/use-api'
 import { AwardText } from './award-text'
 import {
-  amountText,
   blockedBy,
   CHIPS,
   checkSlip,
@@ -279,7 +279,6 @@ interface BetBoardProps {
 /** The bet types with their odds (from the rules endpoint), the chips and the stake. */
 function BetBoard({ rules, slip, dispatch, placed }: BetBoardProps) {
   const balance = useSession((s) => s.balance)
-  const hidden = useSession((s) => s.hideAmount)
   const groups = useMemo(() => {
     const out = new Map<string, Rules['bet_types']>()
     for (const t of rules.bet_types) out.set(t.group, [...(out.get(t.group) ?? []), t])
@@ -364,7 +363,7 @@ function BetBoard({ rules, slip, dispatch, placed }: BetBoardProps) {
           清空
         </button>
         <span className="games-slip__balance">
-          余额 <BalanceText balance={balance} hidden={hidden} />
+          余额 <BalanceText balance={balance} />
         </span>
       </div>
     </section>
@@ -391,7 +390,7 @@ function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarProps) {
   const [sending, setSending] = useState(false)
   const isLogin = useSession((s) => s.isLogin)
   const balance = useSession((s) => s.balance)
-  const hidden = useSession((s) => s.hideAmount)
+  const money = useShownAmount()
   // One key per confirmed slip: a retry of the same confirmation cannot place it twice.
   const idempotencyKey = useRef(newIdempotencyKey())
   const byType = useMemo(() => new Map(rules.bet_types.map((t) => [t.bet_type, t])), [rules])
@@ -431,7 +430,7 @@ function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarProps) {
         },
         { idempotencyKey: idempotencyKey.current },
       )
-      session.setBalance(amountText(res.balance))
+      session.setBalance(res.balance)
       onPlaced((bets) => [...res.bets, ...bets.filter((b) => !res.bets.some((n) => n.id === b.id))])
       setPinned(null)
       dispatch({ type: 'clear' })
@@ -443,7 +442,6 @@ function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarProps) {
     }
   }
 
-  const money = (text: string) => (hidden ? '****' : text)
   return (
     <>
       <div className="games-bar" data-testid="bet-bar">
@@ -519,7 +517,7 @@ function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarProps) {
 }
 
 function MyBets({ bets }: { bets: BetItem[] }) {
-  const hidden = useSession((s) => s.hideAmount)
+  const money = useShownAmount()
   return (
     <List header="本次投注" data-testid="my-bets">
       {bets.map((b) => (
@@ -529,11 +527,11 @@ function MyBets({ bets }: { bets: BetItem[] }) {
           extra={
             <span data-testid="my-bet-status" data-status={b.status}>
               {BET_STATUS_LABEL[b.status]}
-              {b.status === 'won' || b.status === 'draw' ? ` +${hidden ? '****' : amountText(b.payout)}` : ''}
+              {b.status === 'won' || b.status === 'draw' ? ` +${money(b.payout)}` : ''}
             </span>
           }
         >
-          {b.label} · {hidden ? '****' : amountText(b.stake)}
+          {b.label} · {money(b.stake)}
         </List.Item>
       ))}
     </List>

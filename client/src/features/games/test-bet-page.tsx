@@ -16,11 +16,10 @@ import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
 import { truncate } from '../../lib/format'
+import { useShownAmount } from '../../lib/hide-amount'
 import { callApi, newIdempotencyKey } from '../../lib/http'
 import { refreshBalance } from '../../lib/session-actions'
-import { useSession } from '../../lib/session-store'
 import { useApi } from '../../lib/use-api'
-import { amountText } from './bet-slip'
 import { verifyPath } from './game-links'
 import './games.css'
 
@@ -47,7 +46,7 @@ function TestBet() {
   const addresses = useApi(betAddresses, undefined)
   // A pending bet is settled at its block: look again every few seconds.
   const history = useApi(transferHistory, { page: 1, page_size: 20 }, { refreshInterval: 3_000 })
-  const hidden = useSession((s) => s.hideAmount)
+  const money = useShownAmount()
   const [from, setFrom] = useState<string | null>(null)
   const [to, setTo] = useState<string | null>(null)
   const [amount, setAmount] = useState('')
@@ -80,7 +79,6 @@ function TestBet() {
     }
   }
 
-  const money = (v: string) => (hidden ? '****' : amountText(v))
   const fresh = last ? (history.data?.list.find((t) => t.id === last.id) ?? last) : null
 
   if (list.length === 0)

@@ -7,7 +7,7 @@ import { ErrorBoundary } from '../../components/error-boundary/error-boundary'
 import { RefreshButton } from '../../components/refresh-button/refresh-button'
 import { loginPath, paths } from '../../config/paths'
 import { refreshBalance } from '../../lib/session-actions'
-import { session, useSession } from '../../lib/session-store'
+import { useSession } from '../../lib/session-store'
 import { apiKey, useApi } from '../../lib/use-api'
 import { useBalanceOnMount } from './use-balance-on-mount'
 import './home-page.css'
@@ -44,7 +44,6 @@ function Announcements() {
 export function HomePage() {
   const isLogin = useSession((s) => s.isLogin)
   const balance = useSession((s) => s.balance)
-  const hideAmount = useSession((s) => s.hideAmount)
   const nickname = useSession((s) => s.userInfo?.nickname)
   const { mutate } = useSWRConfig()
   useBalanceOnMount()
@@ -73,11 +72,11 @@ export function HomePage() {
           <div className="home-page__wallet-top">
             <span className="home-page__wallet-label">账户余额</span>
             <span className="home-page__wallet-tools">
-              <HideAmountToggle hidden={hideAmount} onChange={(hidden) => session.setHideAmount(hidden)} />
+              <HideAmountToggle />
               <RefreshButton label="刷新余额" onRefresh={onRefresh} />
             </span>
           </div>
-          <BalanceText balance={balance} hidden={hideAmount} />
+          <BalanceText balance={balance} />
           <nav className="home-page__quick" aria-label="快捷入口">
             {QUICK_LINKS.map((link) => (
               <Link key={link.path} to={link.path} className="home-page__quick-link">

@@ -32,7 +32,6 @@ export function MinePage() {
   const isLogin = useSession((s) => s.isLogin)
   const userInfo = useSession((s) => s.userInfo)
   const balance = useSession((s) => s.balance)
-  const hideAmount = useSession((s) => s.hideAmount)
   const theme = useSession((s) => s.theme)
   const soundOn = useSession((s) => s.soundOn)
 
@@ -77,11 +76,11 @@ export function MinePage() {
           <div className="mine-page__wallet-top">
             <span>账户余额</span>
             <span className="mine-page__wallet-tools">
-              <HideAmountToggle hidden={hideAmount} onChange={(hidden) => session.setHideAmount(hidden)} />
+              <HideAmountToggle />
               <RefreshButton label="刷新余额" onRefresh={refreshBalance} />
             </span>
           </div>
-          <BalanceText balance={balance} hidden={hideAmount} />
+          <BalanceText balance={balance} />
           <div className="mine-page__wallet-actions">
             <Link to={paths.topUp} className="mine-page__wallet-action">
               充值

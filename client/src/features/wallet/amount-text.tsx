@@ -1,6 +1,4 @@
-import { HIDDEN_AMOUNT } from '../../components/balance-text/balance-text'
-import { formatBalance } from '../../lib/format'
-import { useSession } from '../../lib/session-store'
+import { shownAmount, useHideAmount } from '../../lib/hide-amount'
 import { isNegative, signedAmount } from './wallet-money'
 
 export interface AmountTextProps {
@@ -14,13 +12,12 @@ export interface AmountTextProps {
 
 /** An amount of the player's money; the hide-amount setting shows **** instead. */
 export function AmountText({ value, unit = 'USDT', signed = false, className }: AmountTextProps) {
-  const hidden = useSession((s) => s.hideAmount)
+  const hidden = useHideAmount()
+  const text = shownAmount(value, hidden)
   const tone = signed ? (isNegative(value) ? ' wallet-amount--out' : ' wallet-amount--in') : ''
   return (
     <span className={`wallet-amount${tone}${className ? ` ${className}` : ''}`}>
-      <span className="wallet-amount__value">
-        {hidden ? HIDDEN_AMOUNT : signed ? signedAmount(formatBalance(value)) : formatBalance(value)}
-      </span>
+      <span className="wallet-amount__value">{signed && !hidden ? signedAmount(text) : text}</span>
       {unit ? <span className="wallet-amount__unit">{unit}</span> : null}
     </span>
   )

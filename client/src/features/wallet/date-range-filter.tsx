@@ -2,14 +2,8 @@ import Button from 'antd-mobile/es/components/button'
 import CalendarPicker from 'antd-mobile/es/components/calendar-picker'
 import Selector from 'antd-mobile/es/components/selector'
 import { useState } from 'react'
-import {
-  DATE_PRESET_LABEL,
-  DATE_PRESETS,
-  type DatePreset,
-  type DateRange,
-  pickedDate,
-  presetRange,
-} from './wallet-time'
+import { pickedDate } from '../../lib/date-time'
+import { DATE_PRESET_LABEL, DATE_PRESETS, type DatePreset, type DateRange, presetRange } from './wallet-time'
 
 export interface DateFilter {
   preset: DatePreset | 'custom'

@@ -1,6 +1,5 @@
 import Button from 'antd-mobile/es/components/button'
 import Dialog from 'antd-mobile/es/components/dialog'
-import Input from 'antd-mobile/es/components/input'
 import Segmented from 'antd-mobile/es/components/segmented'
 import { useState } from 'react'
 import { Link } from 'react-router-dom'
@@ -12,6 +11,7 @@ import {
   type WalletCurrency,
 } from '../../../../shared/contract/wallet'
 import { formatMoney } from '../../../../shared/money'
+import { AmountInput } from '../../components/amount-input/amount-input'
 import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
@@ -23,7 +23,7 @@ import { useApi } from '../../lib/use-api'
 import { AmountText } from './amount-text'
 import { FormError } from './form-error'
 import { SubmissionKey } from './submission-key'
-import { exchangeAllAmount, exchangeQuote, parseAmount, sanitizeAmountInput } from './wallet-money'
+import { exchangeAllAmount, exchangeQuote, parseAmount } from './wallet-money'
 import './wallet.css'
 
 export function ExchangePage() {
@@ -48,7 +48,6 @@ const pairKey = (pair: Pick<ExchangePair, 'from' | 'to'>) => `${pair.from}-${pai
 
 function Exchange() {
   const playerId = useSession((s) => s.playerId)
-  const hidden = useSession((s) => s.hideAmount)
   const pairs = useApi(changeType, undefined)
   const balances = useApi(getBalance, playerId === null ? null : { player_id: playerId })
   const [chosen, setChosen] = useState<string | null>(null)
@@ -130,7 +129,7 @@ function Exchange() {
       <section className="wallet-balance" aria-label="余额">
         <div className="wallet-balance__top">
           <span>钱包余额</span>
-          <HideAmountToggle hidden={hidden} onChange={(next) => session.setHideAmount(next)} />
+          <HideAmountToggle />
         </div>
         <div className="wallet-balance__pair">
           <span data-testid="exchange-usdt">
@@ -151,30 +150,17 @@ function Exchange() {
         />
         <div className="wallet-exchange__side">
           <span className="wallet-field__label">支付</span>
-          <div className="wallet-amount-field">
-            <Input
-              inputMode="decimal"
-              placeholder={`${pair.min_amount} – ${pair.max_amount}`}
-              value={amount}
-              onChange={(text) => {
-                setAmount(sanitizeAmountInput(text))
-                setProblem('')
-              }}
-              aria-label={`兑换数量（${pair.from}）`}
-            />
-            <span className="wallet-amount-field__unit">{pair.from}</span>
-            <button
-              type="button"
-              className="wallet-link"
-              disabled={fromBalance === null}
-              onClick={() => {
-                if (fromBalance !== null) setAmount(exchangeAllAmount(pair, fromBalance))
-                setProblem('')
-              }}
-            >
-              全部
-            </button>
-          </div>
+          <AmountInput
+            label={`兑换数量（${pair.from}）`}
+            unit={pair.from}
+            placeholder={`${pair.min_amount} – ${pair.max_amount}`}
+            value={amount}
+            onChange={(value) => {
+              setAmount(value)
+              setProblem('')
+            }}
+            all={fromBalance === null ? null : exchangeAllAmount(pair, fromBalance)}
+          />
         </div>
         {reverse ? (
           <button

@@ -10,16 +10,16 @@ import {
   type WalletCurrency,
 } from '../../../../shared/contract/wallet'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { PagedListView } from '../../components/paged-list/paged-list'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
 import { formatDateTime } from '../../lib/date-time'
 import { callApi } from '../../lib/http'
+import { usePagedList } from '../../lib/use-paged-list'
 import { AmountText } from './amount-text'
 import { ALL_DATES, type DateFilter } from './date-range-filter'
 import { type ChoiceFilter, choice, FilterBar } from './filter-bar'
 import { refText } from './fund-flow-text'
-import { PagedListView } from './paged-list-view'
-import { PAGE_SIZE, usePagedList } from './use-paged-list'
 import './wallet.css'
 
 /** The fund flow (the ledger): every balance change, newest first; `?type=` picks a type to start with. */
@@ -40,8 +40,10 @@ function FundFlow() {
   const [currency, setCurrency] = useState<WalletCurrency | null>(null)
   const [dates, setDates] = useState<DateFilter>(ALL_DATES)
   const query = { ...dates.range, ...(type ? { type } : {}), ...(currency ? { currency } : {}) }
-  const list = usePagedList(query, (page) =>
-    callApi(fundFlow, { query: { ...query, page, page_size: PAGE_SIZE } }),
+  const list = usePagedList(
+    query,
+    (page) => callApi(fundFlow, { query: { ...query, ...page } }),
+    (row) => row.id,
   )
 
   const typeFilter: ChoiceFilter<FundFlowType> = {
@@ -66,7 +68,7 @@ function FundFlow() {
         list={list}
         label="资金明细"
         empty="暂无资金记录"
-        itemKey={(row) => row.id}
+        timeZoneNote
         renderItem={(row) => {
           const ref = refText(row.ref)
           return (

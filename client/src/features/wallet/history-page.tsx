@@ -14,17 +14,17 @@ import {
   type WithdrawalStatus,
 } from '../../../../shared/contract/wallet'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { PagedListView } from '../../components/paged-list/paged-list'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
 import { formatDateTime } from '../../lib/date-time'
 import { truncate } from '../../lib/format'
 import { callApi } from '../../lib/http'
+import { type Paged, type PageParams, usePagedList } from '../../lib/use-paged-list'
 import { AmountText } from './amount-text'
 import { ALL_DATES, type DateFilter } from './date-range-filter'
 import { choice, FilterBar } from './filter-bar'
-import { PagedListView } from './paged-list-view'
 import { StatusTag } from './status-tag'
-import { PAGE_SIZE, type Paged, usePagedList } from './use-paged-list'
 import type { DateRange } from './wallet-time'
 import './wallet.css'
 
@@ -60,7 +60,7 @@ type HistoryQuery<S> = DateRange & { status?: S }
 interface StatusHistoryProps<S extends string, T extends { id: number }> {
   statuses: readonly S[]
   statusLabel: Readonly<Record<S, string>>
-  fetchPage: (query: HistoryQuery<S>, page: number) => Promise<Paged<T>>
+  fetchPage: (query: HistoryQuery<S>, page: PageParams) => Promise<Paged<T>>
   label: string
   empty: string
   renderItem: (item: T) => ReactNode
@@ -78,7 +78,11 @@ function StatusHistory<S extends string, T extends { id: number }>({
   const [status, setStatus] = useState<S | null>(null)
   const [dates, setDates] = useState<DateFilter>(ALL_DATES)
   const query: HistoryQuery<S> = { ...dates.range, ...(status ? { status } : {}) }
-  const list = usePagedList(query, (page) => fetchPage(query, page))
+  const list = usePagedList<Paged<T>>(
+    query,
+    (page) => fetchPage(query, page),
+    (item) => item.id,
+  )
   return (
     <>
       <FilterBar
@@ -94,13 +98,7 @@ function StatusHistory<S extends string, T extends { id: number }>({
         dates={dates}
         onDates={setDates}
       />
-      <PagedListView
-        list={list}
-        label={label}
-        empty={empty}
-        itemKey={(item) => item.id}
-        renderItem={renderItem}
-      />
+      <PagedListView list={list} label={label} empty={empty} renderItem={renderItem} timeZoneNote />
     </>
   )
 }
@@ -110,9 +108,7 @@ function DepositHistory() {
     <StatusHistory<DepositStatus, DepositOrder>
       statuses={DEPOSIT_STATUSES}
       statusLabel={DEPOSIT_STATUS_LABEL}
-      fetchPage={(query, page) =>
-        callApi(getDepositHistory, { query: { ...query, page, page_size: PAGE_SIZE } })
-      }
+      fetchPage={(query, page) => callApi(getDepositHistory, { query: { ...query, ...page } })}
       label="充值记录"
       empty="暂无充值记录"
       renderItem={(order) => (
@@ -144,9 +140,7 @@ function WithdrawalHistory() {
     <StatusHistory<WithdrawalStatus, Withdrawal>
       statuses={WITHDRAWAL_STATUSES}
       statusLabel={WITHDRAWAL_STATUS_LABEL}
-      fetchPage={(query, page) =>
-        callApi(getWithdrawalHistory, { query: { ...query, page, page_size: PAGE_SIZE } })
-      }
+      fetchPage={(query, page) => callApi(getWithdrawalHistory, { query: { ...query, ...page } })}
       label="提现记录"
       empty="暂无提现记录"
       renderItem={(order) => (

@@ -1,5 +1,4 @@
 import Button from 'antd-mobile/es/components/button'
-import Input from 'antd-mobile/es/components/input'
 import ProgressBar from 'antd-mobile/es/components/progress-bar'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router-dom'
@@ -10,6 +9,7 @@ import {
   usdtPay,
 } from '../../../../shared/contract/wallet'
 import { formatMoney, toMicro } from '../../../../shared/money'
+import { AmountInput } from '../../components/amount-input/amount-input'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
@@ -26,7 +26,7 @@ import { FormError } from './form-error'
 import { StatusTag } from './status-tag'
 import { SubmissionKey } from './submission-key'
 import { WalletBalance } from './wallet-balance'
-import { parseAmount, sanitizeAmountInput } from './wallet-money'
+import { parseAmount } from './wallet-money'
 import './wallet.css'
 
 /** How often a pending order is asked for again. */
@@ -160,34 +160,17 @@ function NewOrder({
   return (
     <section className="wallet-card" aria-label="充值金额">
       <h2 className="wallet-card__title">充值金额</h2>
-      <div className="wallet-amount-field">
-        <Input
-          inputMode="decimal"
-          placeholder={`最低 ${minAmount} USDT`}
-          value={amount}
-          onChange={(text) => {
-            setAmount(sanitizeAmountInput(text))
-            setProblem('')
-          }}
-          aria-label="充值金额"
-        />
-        <span className="wallet-amount-field__unit">USDT</span>
-      </div>
-      <div className="wallet-quick">
-        {QUICK_AMOUNTS.map((quick) => (
-          <button
-            key={quick}
-            type="button"
-            className={`wallet-quick__item${amount === quick ? ' wallet-quick__item--on' : ''}`}
-            onClick={() => {
-              setAmount(quick)
-              setProblem('')
-            }}
-          >
-            {quick}
-          </button>
-        ))}
-      </div>
+      <AmountInput
+        label="充值金额"
+        unit="USDT"
+        placeholder={`最低 ${minAmount} USDT`}
+        value={amount}
+        onChange={(value) => {
+          setAmount(value)
+          setProblem('')
+        }}
+        quick={QUICK_AMOUNTS}
+      />
       <FormError message={problem} />
       <Button block color="primary" size="large" loading={busy} onClick={submit}>
         提交充值订单

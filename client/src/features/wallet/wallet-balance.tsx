@@ -8,7 +8,6 @@ import { AmountText } from './amount-text'
 /** The player's USDT balance at the top of a wallet page: fresh on open, with the hide-amount eye. */
 export function WalletBalance({ label = '账户余额' }: { label?: string }) {
   const balance = useSession((s) => s.balance)
-  const hidden = useSession((s) => s.hideAmount)
 
   useEffect(() => {
     if (session.get().isLogin) refreshBalance().catch(() => undefined)
@@ -19,7 +18,7 @@ export function WalletBalance({ label = '账户余额' }: { label?: string }) {
       <div className="wallet-balance__top">
         <span>{label}</span>
         <span className="wallet-balance__tools">
-          <HideAmountToggle hidden={hidden} onChange={(next) => session.setHideAmount(next)} />
+          <HideAmountToggle />
           <RefreshButton label="刷新余额" onRefresh={refreshBalance} />
         </span>
       </div>

@@ -1,14 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formatMoney, toMicro } from '../../../../shared/money'
-import {
-  exchangeAllAmount,
-  exchangeQuote,
-  parseAmount,
-  sanitizeAmountInput,
-  signedAmount,
-  withdrawQuote,
-} from './wallet-money'
+import { exchangeAllAmount, exchangeQuote, parseAmount, signedAmount, withdrawQuote } from './wallet-money'
 
 const RULES = {
   min_amount: '10',
@@ -18,22 +11,6 @@ const RULES = {
   remaining_today: '100000',
   max_withdrawable: '99.00',
 }
-
-describe('sanitizeAmountInput', () => {
-  it.each([
-    ['12.345', '12.345'],
-    ['12.3456789', '12.345678'],
-    ['1.2.3', '1.23'],
-    ['abc12', '12'],
-    ['007', '7'],
-    ['00.5', '0.5'],
-    ['.5', '0.5'],
-    ['12。5', '12.5'],
-    ['', ''],
-  ])('%s → %s', (typed, kept) => expect(sanitizeAmountInput(typed)).toBe(kept))
-
-  it('limits the places when asked', () => expect(sanitizeAmountInput('1.234', 2)).toBe('1.23'))
-})
 
 describe('parseAmount', () => {
   it('reads complete amounts as micro-units', () => {

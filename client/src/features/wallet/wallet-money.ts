@@ -1,25 +1,11 @@
 import { amountField } from '../../../../shared/contract/fields'
 import { type ExchangePair, exchangeQuoteMicro } from '../../../../shared/contract/wallet'
-import { formatMoney, MICRO_DECIMALS, toMicro } from '../../../../shared/money'
+import { formatMoney, toMicro } from '../../../../shared/money'
 
 /**
  * Amount arithmetic of the wallet pages. Every amount is a decimal string on screen and an integer
  * of micro-units in between (shared/money.ts); no amount ever passes through a float.
  */
-
-/**
- * Keeps what a player types into an amount field to digits and one point with at most `places`
- * decimals; a leading run of zeros collapses ("007" → "7", "00.5" → "0.5").
- */
-export function sanitizeAmountInput(text: string, places = MICRO_DECIMALS): string {
-  const cleaned = text.replace(/[。．，,]/g, '.').replace(/[^\d.]/g, '')
-  const dot = cleaned.indexOf('.')
-  let whole = dot === -1 ? cleaned : cleaned.slice(0, dot)
-  const frac = dot === -1 ? '' : cleaned.slice(dot + 1).replace(/\./g, '')
-  whole = whole.replace(/^0+(?=\d)/, '').slice(0, 12)
-  if (dot === -1) return whole
-  return `${whole === '' ? '0' : whole}.${frac.slice(0, Math.max(0, places))}`
-}
 
 /** A typed amount in micro-units; null while it is not a complete amount ("", ".", too many places). */
 export function parseAmount(text: string): number | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pickedDate, presetRange, rangeLabel } from './wallet-time'
+import { presetRange, rangeLabel } from './wallet-time'
 
 // 2026-11-22 23:30:00 in China Standard Time.
 const LATE_EVENING_CST = Date.UTC(2026, 10, 22, 15, 30, 0)
@@ -19,9 +19,5 @@ describe('wallet times', () => {
     expect(rangeLabel({})).toBe('全部时间')
     expect(rangeLabel({ start_date: '2026-11-22', end_date: '2026-11-22' })).toBe('11-22')
     expect(rangeLabel({ start_date: '2026-11-16', end_date: '2026-11-22' })).toBe('11-16 至 11-22')
-  })
-
-  it('reads a picked calendar day as the date the player saw', () => {
-    expect(pickedDate(new Date(2026, 0, 5))).toBe('2026-01-05')
   })
 })

@@ -7,13 +7,6 @@ import { cstDate } from '../../lib/date-time'
 
 const DAY_MS = 86_400_000
 
-const pad = (n: number) => String(n).padStart(2, '0')
-
-/** A calendar day the player picked (a local Date at midnight) as YYYY-MM-DD. */
-export function pickedDate(date: Date): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
-}
-
 export const DATE_PRESETS = ['all', 'today', '7d', '30d'] as const
 export type DatePreset = (typeof DATE_PRESETS)[number]
 

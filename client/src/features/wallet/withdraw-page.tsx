@@ -1,6 +1,5 @@
 import Button from 'antd-mobile/es/components/button'
 import CheckList from 'antd-mobile/es/components/check-list'
-import Input from 'antd-mobile/es/components/input'
 import List from 'antd-mobile/es/components/list'
 import Popup from 'antd-mobile/es/components/popup'
 import { useState } from 'react'
@@ -14,6 +13,7 @@ import {
   withdraw,
 } from '../../../../shared/contract/wallet'
 import { formatMoney } from '../../../../shared/money'
+import { AmountInput } from '../../components/amount-input/amount-input'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
 import { paths } from '../../config/paths'
@@ -30,7 +30,7 @@ import { PayPasswordSheet } from './pay-password-sheet'
 import { StatusTag } from './status-tag'
 import { SubmissionKey } from './submission-key'
 import { WalletBalance } from './wallet-balance'
-import { parseAmount, sanitizeAmountInput, withdrawQuote } from './wallet-money'
+import { parseAmount, withdrawQuote } from './wallet-money'
 import './wallet.css'
 
 /** /address opened from here comes back here once an address is bound. */
@@ -203,29 +203,17 @@ function WithdrawForm({
 
       <section className="wallet-card" aria-label="提现金额">
         <h2 className="wallet-card__title">提现金额</h2>
-        <div className="wallet-amount-field">
-          <Input
-            inputMode="decimal"
-            placeholder={`最低 ${config.min_amount} USDT`}
-            value={amount}
-            onChange={(text) => {
-              setAmount(sanitizeAmountInput(text))
-              setProblem('')
-            }}
-            aria-label="提现金额"
-          />
-          <span className="wallet-amount-field__unit">USDT</span>
-          <button
-            type="button"
-            className="wallet-link"
-            onClick={() => {
-              setAmount(config.max_withdrawable)
-              setProblem('')
-            }}
-          >
-            全部
-          </button>
-        </div>
+        <AmountInput
+          label="提现金额"
+          unit="USDT"
+          placeholder={`最低 ${config.min_amount} USDT`}
+          value={amount}
+          onChange={(value) => {
+            setAmount(value)
+            setProblem('')
+          }}
+          all={config.max_withdrawable}
+        />
         <dl className="wallet-facts">
           <div>
             <dt>可提现</dt>
