@@ -3,14 +3,24 @@ import type { Page } from '@playwright/test'
 import { paths } from '../client/src/config/paths'
 import type { Theme } from '../shared/constants'
 import { STORAGE_KEY } from '../shared/storage-keys'
-import { expect, openLoggedIn, test } from './support/test'
+import { type LoginResult, login } from './support/emu'
+import { test as base, expect, storeSessionOnLoad } from './support/test'
 
 /**
  * An axe-core scan of every route, logged in, in the light and the dark theme: no serious or
  * critical violation, with no exception. Routes with a parameter are opened with a real one.
- * Each route is loaded once: scanned in the light theme, switched to the dark one in place the way
- * another tab would switch it (the stored theme and a `storage` event), and scanned again.
+ * Each route is loaded once, already logged in (one login per worker): scanned in the light theme,
+ * switched to the dark one in place the way another tab would switch it (the stored theme and a
+ * `storage` event), and scanned again.
  */
+
+const test = base.extend<object, { session: LoginResult }>({
+  session: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => use(await login()),
+    { scope: 'worker' },
+  ],
+})
 
 const GAME = 'kuaisan'
 
@@ -55,12 +65,16 @@ async function switchTheme(page: Page, theme: Theme) {
 }
 
 for (const route of routes) {
-  test(`${route} has no serious or critical accessibility violations in either theme`, async ({ page }) => {
+  test(`${route} has no serious or critical accessibility violations in either theme`, async ({
+    page,
+    session,
+  }) => {
+    await storeSessionOnLoad(page, session)
     await page.addInitScript(({ key, value }) => localStorage.setItem(key, value), {
       key: STORAGE_KEY.theme,
       value: 'light' satisfies Theme,
     })
-    await openLoggedIn(page, route)
+    await page.goto(route)
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
     await page.waitForLoadState('networkidle')
