@@ -130,7 +130,7 @@ test('the commitment is held before playing, a round is played and settled, and 
   const warning = page.getByTestId('commitment-changed')
   await expect(warning).toBeVisible()
   await expect(warning).toContainText('警告：服务器的承诺已改变')
-  await expect(warning).toHaveCSS('border-top-color', 'rgb(255, 74, 88)')
+  await expect(warning).toHaveCSS('border-top-color', 'rgb(207, 37, 51)')
   await expect(summary).toContainText('验证失败')
   await expect(page.locator('[data-testid="verify-step"][data-kind="chain"]').last()).toHaveAttribute(
     'data-ok',

@@ -14,7 +14,7 @@ export const DEFAULT_BALANCE = '0.00'
 export const LOGGED_OUT_BALANCE = '0'
 export const BEAD_PLATE = { rows: 6, cols: 11 } as const
 export const BIG_ROAD = { rows: 6, cols: 22 } as const
-export const AWARD_HIGHLIGHT = { chars: 3, color: '#2FAD98', maxLength: 34, prefix: '00...' } as const
+export const AWARD_HIGHLIGHT = { chars: 3, maxLength: 34, prefix: '00...' } as const
 export const MASK_STARS = 3
 /** Where the server is mounted for API calls. */
 export const API_BASE = '/api'

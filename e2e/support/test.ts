@@ -46,6 +46,17 @@ export function storedKeys(page: Page): Promise<Record<string, string | null>> {
   }, Object.values(STORAGE_KEY))
 }
 
+/** Stores a login's session in the page's localStorage the way the app does. Runs in the page. */
+function storeSession({ data, keys }: { data: LoginResult; keys: typeof STORAGE_KEY }) {
+  localStorage.setItem(keys.token, data.token)
+  localStorage.setItem(
+    keys.loginData,
+    JSON.stringify({ player_id: data.player_id, expires_at: data.expires_at }),
+  )
+  localStorage.setItem(keys.userInfo, JSON.stringify(data.user_info))
+  localStorage.setItem(keys.isLogin, '1')
+}
+
 /** Logs in through the API and stores the session the way the app does, then opens `path`. */
 export async function openLoggedIn(
   page: Page,
@@ -54,20 +65,17 @@ export async function openLoggedIn(
 ): Promise<LoginResult> {
   const data = await login(who?.phone, who?.password)
   await page.goto('/login')
-  await page.evaluate(
-    ({ data, keys }) => {
-      localStorage.setItem(keys.token, data.token)
-      localStorage.setItem(
-        keys.loginData,
-        JSON.stringify({ player_id: data.player_id, expires_at: data.expires_at }),
-      )
-      localStorage.setItem(keys.userInfo, JSON.stringify(data.user_info))
-      localStorage.setItem(keys.isLogin, '1')
-    },
-    { data, keys: STORAGE_KEY },
-  )
+  await page.evaluate(storeSession, { data, keys: STORAGE_KEY })
   await page.goto(path)
   return data
+}
+
+/**
+ * Stores the session of an earlier login before the app's scripts run on every load of the page,
+ * so that the first `goto` already opens logged in: no login request and no extra page load.
+ */
+export async function storeSessionOnLoad(page: Page, data: LoginResult): Promise<void> {
+  await page.addInitScript(storeSession, { data, keys: STORAGE_KEY })
 }
 
 /** The antd-mobile toast showing exactly this text. */

@@ -51,7 +51,7 @@ export function mask(text: string, { keepHead, keepTail, stars = MASK_STARS }: M
 export interface AwardParts {
   /** Plain part, including the leading `00...` when the string was shortened. */
   lead: string
-  /** The last characters, rendered in AWARD_HIGHLIGHT.color by the component. */
+  /** The last characters, highlighted by the component in the theme's accent colour. */
   highlight: string
 }
 

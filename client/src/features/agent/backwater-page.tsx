@@ -132,7 +132,8 @@ function BackwaterContent() {
             extra={tier.rate}
             description={tierBand(tier.min_turnover, tier.max_turnover)}
           >
-            第{tier.tier}档{s && s.today_tier === tier.tier ? <Tag color="primary">当前</Tag> : null}
+            第{tier.tier}档
+            {s && s.today_tier === tier.tier ? <Tag color="var(--app-primary-fill)">当前</Tag> : null}
           </List.Item>
         ))}
         {config.data?.commission_levels.map((level) => (

@@ -3,7 +3,6 @@ import CalendarPicker from 'antd-mobile/es/components/calendar-picker'
 import Empty from 'antd-mobile/es/components/empty'
 import List from 'antd-mobile/es/components/list'
 import SearchBar from 'antd-mobile/es/components/search-bar'
-import Segmented from 'antd-mobile/es/components/segmented'
 import Tag from 'antd-mobile/es/components/tag'
 import { useState } from 'react'
 import { agentChildSearch, agentTurnover } from '../../../../shared/contract/agent'
@@ -11,6 +10,7 @@ import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { PagedListView } from '../../components/paged-list/paged-list'
 import { RequireLogin } from '../../components/require-login/require-login'
+import { SegmentedControl } from '../../components/segmented-control/segmented-control'
 import { paths } from '../../config/paths'
 import { formatDateTime, parsePickedDate, pickedDate } from '../../lib/date-time'
 import { useShownAmount } from '../../lib/hide-amount'
@@ -63,11 +63,14 @@ function TurnoverView() {
     setRange({ start_date: pickedDate(from), end_date: pickedDate(to) })
   }
 
+  const shownRange = data ? `${data.start_date} 至 ${data.end_date}` : '选择日期'
+
   return (
     <>
       <div className="agent__toolbar">
-        <Button size="small" onClick={open} aria-label="选择日期范围">
-          {data ? `${data.start_date} 至 ${data.end_date}` : '选择日期'}
+        {/* The name starts with the text on the button, so that saying what is seen selects it. */}
+        <Button size="small" onClick={open} aria-label={`${shownRange}，选择日期范围`}>
+          {shownRange}
         </Button>
       </div>
       <CalendarPicker
@@ -116,7 +119,7 @@ function TurnoverView() {
             description={`ID ${maskId(member.player_id)} · ${member.phone} · ${member.bet_count} 笔`}
             extra={amount(member.turnover)}
           >
-            {member.nickname} <Tag color="primary">{member.level}级</Tag>
+            {member.nickname} <Tag color="var(--app-primary-fill)">{member.level}级</Tag>
           </List.Item>
         )}
       />
@@ -167,7 +170,7 @@ function TeamView() {
               </>
             }
           >
-            {member.nickname} <Tag color="primary">{member.level}级</Tag>
+            {member.nickname} <Tag color="var(--app-primary-fill)">{member.level}级</Tag>
           </List.Item>
         )}
       />
@@ -181,10 +184,10 @@ export function PerformanceRecordPage() {
     <PageShell title="业绩记录" right={<HideAmountToggle />} fallback={paths.mine}>
       <RequireLogin>
         <div className="agent">
-          <Segmented
-            block
+          <SegmentedControl
+            label="查看内容"
             value={view}
-            onChange={(value) => setView(value === 'team' ? 'team' : 'turnover')}
+            onChange={setView}
             options={[
               { label: '流水记录', value: 'turnover' },
               { label: '下级查询', value: 'team' },

@@ -4,13 +4,11 @@ import { formatDateMinute } from '../../lib/date-time'
 
 export type ActivityStatus = 'upcoming' | 'ongoing' | 'ended'
 
-export const ACTIVITY_STATUS: Record<
-  ActivityStatus,
-  { label: string; color: 'success' | 'primary' | 'default' }
-> = {
-  ongoing: { label: '进行中', color: 'success' },
-  upcoming: { label: '即将开始', color: 'primary' },
-  ended: { label: '已结束', color: 'default' },
+/** Each status's label and the fill of its tag, which carries white text. */
+export const ACTIVITY_STATUS: Record<ActivityStatus, { label: string; color: string }> = {
+  ongoing: { label: '进行中', color: 'var(--app-success-fill)' },
+  upcoming: { label: '即将开始', color: 'var(--app-primary-fill)' },
+  ended: { label: '已结束', color: 'var(--app-neutral-fill)' },
 }
 
 /** "2026-11-01 00:00 至 2026-11-30 23:59" (CST), or "… 起长期有效" without an end. */

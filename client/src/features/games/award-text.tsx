@@ -1,4 +1,3 @@
-import { AWARD_HIGHLIGHT } from '../../../../shared/constants'
 import { awardParts } from '../../lib/format'
 
 /** A block hash as the award string: trimmed, its last characters highlighted (docs/product.md#pages). */
@@ -7,7 +6,7 @@ export function AwardText({ hash }: { hash: string }) {
   return (
     <span className="games-award" data-testid="award">
       {lead}
-      <span style={{ color: AWARD_HIGHLIGHT.color }}>{highlight}</span>
+      <span className="games-award__highlight">{highlight}</span>
     </span>
   )
 }

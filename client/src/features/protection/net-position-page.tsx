@@ -1,6 +1,5 @@
 import Button from 'antd-mobile/es/components/button'
 import List from 'antd-mobile/es/components/list'
-import Segmented from 'antd-mobile/es/components/segmented'
 import { useState } from 'react'
 import {
   NET_POSITION_SPAN_LABEL,
@@ -10,6 +9,7 @@ import {
 } from '../../../../shared/contract/protection'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
+import { SegmentedControl } from '../../components/segmented-control/segmented-control'
 import { paths } from '../../config/paths'
 import { NetPositionChart } from './net-position-chart'
 import { signedAmount } from './protection-format'
@@ -42,10 +42,10 @@ function NetPosition() {
 
   return (
     <div className="protection-page">
-      <Segmented
-        block
+      <SegmentedControl
+        label="统计区间"
         value={span}
-        onChange={(v) => setSpan(NET_POSITION_SPANS.find((s) => s === v) ?? 'today')}
+        onChange={setSpan}
         options={NET_POSITION_SPANS.map((s) => ({ label: NET_POSITION_SPAN_LABEL[s], value: s }))}
       />
       {span === 'range' ? (

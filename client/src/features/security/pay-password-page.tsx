@@ -1,14 +1,13 @@
 import Button from 'antd-mobile/es/components/button'
 import Input from 'antd-mobile/es/components/input'
-import NumberKeyboard from 'antd-mobile/es/components/number-keyboard'
-import PasscodeInput from 'antd-mobile/es/components/passcode-input'
-import Segmented from 'antd-mobile/es/components/segmented'
 import { useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router-dom'
 import { sendSms, updatePaymentPassword, userInfo } from '../../../../shared/contract/account'
 import { payPasswordField, smsCodeField } from '../../../../shared/contract/fields'
 import { PageShell } from '../../components/page-shell/page-shell'
+import { PasscodeField } from '../../components/passcode-field/passcode-field'
 import { RequireLogin } from '../../components/require-login/require-login'
+import { SegmentedControl } from '../../components/segmented-control/segmented-control'
 import { SmsCodeButton } from '../../components/sms-code-button/sms-code-button'
 import { paths } from '../../config/paths'
 import { callApi } from '../../lib/http'
@@ -86,10 +85,10 @@ export function PayPasswordPage() {
     <PageShell title={title} fallback={paths.securityCenter}>
       <RequireLogin>
         <div className="security__panel">
-          <Segmented
-            block
+          <SegmentedControl
+            label="验证方式"
             value={proof}
-            onChange={(value) => setProof(value === 'sms' ? 'sms' : 'password')}
+            onChange={setProof}
             options={[
               { label: '登录密码验证', value: 'password' },
               { label: '短信验证', value: 'sms' },
@@ -126,14 +125,13 @@ export function PayPasswordPage() {
           {stage === 'enter' ? (
             <>
               <p className="security__label">{hasPayPassword ? '新支付密码' : '支付密码'}（6位数字）</p>
-              <PasscodeInput
+              <PasscodeField
                 key="enter"
                 className="security__passcode"
                 length={PAY_PASSWORD_LENGTH}
                 value={payPassword}
                 onChange={setPayPassword}
                 onFill={() => setStage('confirm')}
-                keyboard={<NumberKeyboard />}
                 aria-label="支付密码"
               />
             </>
@@ -153,14 +151,13 @@ export function PayPasswordPage() {
                   重新输入
                 </button>
               </p>
-              <PasscodeInput
+              <PasscodeField
                 key="confirm"
                 className="security__passcode"
                 length={PAY_PASSWORD_LENGTH}
                 value={confirm}
                 onChange={setConfirm}
                 error={confirm.length === PAY_PASSWORD_LENGTH && confirm !== payPassword}
-                keyboard={<NumberKeyboard />}
                 aria-label="确认支付密码"
               />
             </>

@@ -1,6 +1,5 @@
 import Button from 'antd-mobile/es/components/button'
 import Dialog from 'antd-mobile/es/components/dialog'
-import Segmented from 'antd-mobile/es/components/segmented'
 import { useState } from 'react'
 import { Link } from 'react-router-dom'
 import { getBalance } from '../../../../shared/contract/account'
@@ -15,6 +14,7 @@ import { AmountInput } from '../../components/amount-input/amount-input'
 import { HideAmountToggle } from '../../components/balance-text/balance-text'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { RequireLogin } from '../../components/require-login/require-login'
+import { SegmentedControl } from '../../components/segmented-control/segmented-control'
 import { paths } from '../../config/paths'
 import { callApi } from '../../lib/http'
 import { session, useSession } from '../../lib/session-store'
@@ -142,10 +142,10 @@ function Exchange() {
       </section>
 
       <section className="wallet-card" aria-label="兑换">
-        <Segmented
-          block
+        <SegmentedControl
+          label="兑换方向"
           value={pairKey(pair)}
-          onChange={(value) => switchPair(String(value))}
+          onChange={switchPair}
           options={list.map((p) => ({ label: `${p.from} → ${p.to}`, value: pairKey(p) }))}
         />
         <div className="wallet-exchange__side">

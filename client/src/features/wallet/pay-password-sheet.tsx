@@ -1,8 +1,8 @@
-import NumberKeyboard from 'antd-mobile/es/components/number-keyboard'
-import PasscodeInput, { type PasscodeInputRef } from 'antd-mobile/es/components/passcode-input'
+import type { PasscodeInputRef } from 'antd-mobile/es/components/passcode-input'
 import Popup from 'antd-mobile/es/components/popup'
 import { type ReactNode, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
+import { PasscodeField } from '../../components/passcode-field/passcode-field'
 import { paths } from '../../config/paths'
 
 const PAY_PASSWORD_LENGTH = 6
@@ -64,7 +64,7 @@ export function PayPasswordSheet({ visible, title, summary, onClose, onSubmit }:
       {summary ? <div className="wallet-sheet__summary">{summary}</div> : null}
       <p className="wallet-sheet__label">请输入6位支付密码</p>
       <div className="wallet-sheet__cells">
-        <PasscodeInput
+        <PasscodeField
           ref={passcode}
           className="wallet-sheet__passcode"
           length={PAY_PASSWORD_LENGTH}
@@ -75,7 +75,6 @@ export function PayPasswordSheet({ visible, title, summary, onClose, onSubmit }:
           }}
           onFill={(filled) => void submit(filled)}
           error={Boolean(error)}
-          keyboard={<NumberKeyboard />}
           aria-label="支付密码"
         />
       </div>
