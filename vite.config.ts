@@ -127,6 +127,39 @@ function zodWithoutJsonSchema(): Plugin {
   }
 }
 
+const ANTD_UNSTABLE_RENDER = /\/antd-mobile\/es\/utils\/unstable-render\.js$/
+const ANTD_LEGACY_RENDER_STUB = '\0antd-mobile-legacy-render-stub'
+
+/**
+ * antd-mobile renders Toast, Dialog and its other imperative pieces through a function that
+ * lib/antd-react19.ts replaces before anything renders (the entry imports it first). The default
+ * it replaces is rc-util's ReactDOM.render wrapper, which does nothing under React 19 yet brings
+ * Babel's async runtime into the first screen: in the client build it resolves to a stand-in that
+ * throws if it is ever called.
+ */
+function antdWithoutLegacyRender(): Plugin {
+  return {
+    name: 'antd-mobile-without-legacy-render',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source !== './render' || !importer || !ANTD_UNSTABLE_RENDER.test(importer.replaceAll('\\', '/')))
+        return null
+      return ANTD_LEGACY_RENDER_STUB
+    },
+    load(id) {
+      if (id !== ANTD_LEGACY_RENDER_STUB) return null
+      return [
+        'function unavailable() {',
+        "  throw new Error('antd-mobile rendered before lib/antd-react19.ts set its renderer')",
+        '}',
+        'export const render = unavailable',
+        'export const unmount = unavailable',
+      ].join('\n')
+    },
+  }
+}
+
 /**
  * The service worker (Workbox, generated at build time; docs/pwa.md). It precaches the shell
  * (index.html), every hashed asset, the icons and the manifest, and answers every navigation with the
@@ -158,7 +191,14 @@ function serviceWorker(): Plugin[] {
 
 export default defineConfig({
   root: fileURLToPath(new URL('./client', import.meta.url)),
-  plugins: [react(), zodWithoutJsonSchema(), inlineEntryStylesheet(), recordEntryModules(), serviceWorker()],
+  plugins: [
+    react(),
+    zodWithoutJsonSchema(),
+    antdWithoutLegacyRender(),
+    inlineEntryStylesheet(),
+    recordEntryModules(),
+    serviceWorker(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
