@@ -8,14 +8,6 @@ import { WEB_APP_MANIFEST } from './client/src/lib/pwa-manifest'
 /** Where the dev server forwards /api and /__emu: the server in emulator mode (scripts/dev.ts sets it). */
 const apiTarget = process.env.DEV_API_TARGET ?? 'http://127.0.0.1:3001'
 
-/** The lazy modules /home renders on first load, built into the entry chunk (collectFirstScreenModules). */
-const HOME_ROUTE_MODULES = ['src/app/layout/app-layout.tsx', 'src/features/home/home-page.tsx']
-
-const isHomeRouteModule = (id: string | null | undefined) => {
-  const normalized = id?.replaceAll('\\', '/') ?? ''
-  return HOME_ROUTE_MODULES.some((module) => normalized.endsWith(`/client/${module}`))
-}
-
 /**
  * The first screen's stylesheet (one small file, see app/first-screen-styles.ts) goes into
  * index.html as a `<style>`. As a `<link>` it blocks the first paint, even of the boot splash, for
@@ -38,103 +30,6 @@ function inlineEntryStylesheet(): Plugin {
           return `<style>${css.replaceAll('</style', '<\\/style')}</style>`
         })
       },
-    },
-  }
-}
-
-/**
- * The modules /home needs before its first screen: the entry, its static imports, and the two home
- * route modules with theirs. Left to automatic chunking, the ones the entry and the route modules
- * share with other pages end up in a dozen chunks of a few hundred bytes each, and the route modules
- * in two more. On a slow mobile connection every extra request costs a round trip, and parallel
- * requests split the bandwidth the entry needs, so they are put in one chunk instead (which rolldown
- * merges into the entry; the routes' dynamic imports then resolve to code already loaded). Filled
- * in when the module graph is complete, read when the chunks are formed.
- */
-const firstScreenModules = new Set<string>()
-
-/** `import { a, b as c } from '…'` and `export { a, b as c } from '…'`. */
-const NAMED_FROM = /\b(import|export)\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g
-/** `import a from '…'` */
-const DEFAULT_IMPORT = /\bimport\s+([\w$]+)\s+from\s*['"]([^'"]+)['"]/g
-/** What a barrel file may contain besides re-exports: imports, `export { … }` lists and comments. */
-const BARREL_STATEMENTS =
-  /\/\*[\s\S]*?\*\/|\/\/[^\n]*|\b(?:import|export)\s*(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\})?\s*(?:from\s*)?['"][^'"]+['"]\s*;?|\bexport\s*\{[^}]*\}\s*;?/g
-
-/** `a`, `b as c` → [imported name, local name] pairs. */
-function specifiers(list: string): [string, string][] {
-  return list
-    .split(',')
-    .map((part) => part.trim().split(/\s+as\s+/))
-    .filter((names) => names[0])
-    .map((names) => [names[0] ?? '', names[1] ?? names[0] ?? ''])
-}
-
-/**
- * A package index that only re-exports (ahooks, antd-mobile-icons): importing one name from it
- * should not count as needing the other hundred modules behind it, which tree-shaking leaves out.
- * Returns the specifier behind each exported name, or null for a module that does more.
- */
-function barrelExports(code: string): Map<string, string> | null {
-  if (code.replace(BARREL_STATEMENTS, '').trim() !== '') return null
-  const localSource = new Map<string, string>()
-  for (const m of code.matchAll(DEFAULT_IMPORT)) localSource.set(m[1] ?? '', m[2] ?? '')
-  const exported = new Map<string, string>()
-  for (const m of code.matchAll(NAMED_FROM)) {
-    for (const [, local] of specifiers(m[2] ?? '')) {
-      if (m[1] === 'import') localSource.set(local, m[3] ?? '')
-      else exported.set(local, m[3] ?? '')
-    }
-  }
-  for (const m of code.matchAll(/\bexport\s*\{([^}]*)\}\s*;/g)) {
-    for (const [local, name] of specifiers(m[1] ?? '')) {
-      const source = localSource.get(local)
-      if (source) exported.set(name, source)
-    }
-  }
-  return exported
-}
-
-function collectFirstScreenModules(): Plugin {
-  return {
-    name: 'collect-first-screen-modules',
-    apply: 'build',
-    async buildEnd() {
-      firstScreenModules.clear()
-      const resolved = async (specifier: string, importer: string) =>
-        (await this.resolve(specifier, importer))?.id
-      const visit = async (id: string): Promise<void> => {
-        if (firstScreenModules.has(id)) return
-        const info = this.getModuleInfo(id)
-        if (!info) return
-        firstScreenModules.add(id)
-        // From a barrel, only the modules behind the names this module imports.
-        const named = new Map<string, Set<string>>()
-        for (const m of (info.code ?? '').matchAll(NAMED_FROM)) {
-          const target = m[1] === 'import' ? await resolved(m[3] ?? '', id) : undefined
-          if (!target) continue
-          const names = named.get(target) ?? new Set()
-          for (const [imported] of specifiers(m[2] ?? '')) names.add(imported)
-          named.set(target, names)
-        }
-        for (const imported of info.importedIds) {
-          const barrel = named.has(imported) ? barrelExports(this.getModuleInfo(imported)?.code ?? '') : null
-          if (!barrel) {
-            await visit(imported)
-            continue
-          }
-          for (const name of named.get(imported) ?? []) {
-            const source = barrel.get(name)
-            const target = source === undefined ? undefined : await resolved(source, imported)
-            if (target) await visit(target)
-          }
-        }
-      }
-      for (const id of this.getModuleIds()) {
-        const info = this.getModuleInfo(id)
-        if (info?.isEntry) await visit(id)
-        else if (isHomeRouteModule(id)) await visit(id)
-      }
     },
   }
 }
@@ -232,6 +127,39 @@ function zodWithoutJsonSchema(): Plugin {
   }
 }
 
+const ANTD_UNSTABLE_RENDER = /\/antd-mobile\/es\/utils\/unstable-render\.js$/
+const ANTD_LEGACY_RENDER_STUB = '\0antd-mobile-legacy-render-stub'
+
+/**
+ * antd-mobile renders Toast, Dialog and its other imperative pieces through a function that
+ * lib/antd-react19.ts replaces before anything renders (the entry imports it first). The default
+ * it replaces is rc-util's ReactDOM.render wrapper, which does nothing under React 19 yet brings
+ * Babel's async runtime into the first screen: in the client build it resolves to a stand-in that
+ * throws if it is ever called.
+ */
+function antdWithoutLegacyRender(): Plugin {
+  return {
+    name: 'antd-mobile-without-legacy-render',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source !== './render' || !importer || !ANTD_UNSTABLE_RENDER.test(importer.replaceAll('\\', '/')))
+        return null
+      return ANTD_LEGACY_RENDER_STUB
+    },
+    load(id) {
+      if (id !== ANTD_LEGACY_RENDER_STUB) return null
+      return [
+        'function unavailable() {',
+        "  throw new Error('antd-mobile rendered before lib/antd-react19.ts set its renderer')",
+        '}',
+        'export const render = unavailable',
+        'export const unmount = unavailable',
+      ].join('\n')
+    },
+  }
+}
+
 /**
  * The service worker (Workbox, generated at build time; docs/pwa.md). It precaches the shell
  * (index.html), every hashed asset, the icons and the manifest, and answers every navigation with the
@@ -266,8 +194,8 @@ export default defineConfig({
   plugins: [
     react(),
     zodWithoutJsonSchema(),
+    antdWithoutLegacyRender(),
     inlineEntryStylesheet(),
-    collectFirstScreenModules(),
     recordEntryModules(),
     serviceWorker(),
   ],
@@ -282,7 +210,11 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'app', test: (id) => firstScreenModules.has(id) }],
+          // Every module the entry imports statically (rolldown's `$initial` tag; the home page and
+          // its layout are among them, app/router.tsx) goes into one chunk, which rolldown merges
+          // into the entry. Left to automatic chunking, the ones shared with lazily loaded pages
+          // end up in a handful of small chunks, each one more request before the first screen.
+          groups: [{ name: 'app', tags: ['$initial'] }],
         },
       },
     },

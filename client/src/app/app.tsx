@@ -1,9 +1,9 @@
-import { useState } from 'react'
-import { RouterProvider } from 'react-router-dom'
+import { useLayoutEffect } from 'react'
+import { BrowserRouter, useNavigate } from 'react-router-dom'
 import { SWRConfig } from 'swr'
 import { setNavigator } from '../lib/navigation'
 import { apiFetcher } from '../lib/use-api'
-import { createAppRouter } from './router'
+import { AppRoutes } from './router'
 
 const swrConfig = {
   fetcher: apiFetcher,
@@ -12,15 +12,23 @@ const swrConfig = {
   revalidateOnFocus: false,
 }
 
+/** Lets code outside React (the HTTP client, session flows) navigate through the router. */
+function RegisterNavigator() {
+  const navigate = useNavigate()
+  useLayoutEffect(() => {
+    setNavigator((to, options) => void navigate(to, options))
+    return () => setNavigator(null)
+  }, [navigate])
+  return null
+}
+
 export function App() {
-  const [router] = useState(() => {
-    const created = createAppRouter()
-    setNavigator((to, options) => void created.navigate(to, options))
-    return created
-  })
   return (
     <SWRConfig value={swrConfig}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <RegisterNavigator />
+        <AppRoutes />
+      </BrowserRouter>
     </SWRConfig>
   )
 }

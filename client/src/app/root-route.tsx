@@ -1,8 +1,10 @@
 import { lazy, Suspense, useEffect } from 'react'
-import { Outlet, ScrollRestoration, useMatches } from 'react-router-dom'
+import { Outlet } from 'react-router-dom'
 import { OfflineBanner } from '../components/offline-banner/offline-banner'
+import { PageLoading } from '../components/page-loading/page-loading'
 import { useSession } from '../lib/session-store'
-import { isRouteHandle } from './route-handle'
+import { useRouteHandle } from './route-handle'
+import { ScrollRestoration } from './scroll-restoration'
 
 /** Loaded only once someone is logged in, so the first screen does not carry it. */
 const RealityCheckWatch = lazy(() =>
@@ -11,12 +13,14 @@ const RealityCheckWatch = lazy(() =>
 
 const APP_NAME = '哈希游戏'
 
-/** The root of every page: keeps the document title in step with the route; the reality check. */
+/**
+ * The root of every page: keeps the document title in step with the route; the reality check.
+ * While a page's code loads the page before stays (navigations are transitions); on the first
+ * load there is none, and the loading page stands in.
+ */
 export function RootRoute() {
   const isLogin = useSession((s) => s.isLogin)
-  const title = useMatches()
-    .map((match) => match.handle)
-    .findLast(isRouteHandle)?.title
+  const title = useRouteHandle()?.title
 
   useEffect(() => {
     document.title = title ? `${title} - ${APP_NAME}` : APP_NAME
@@ -25,7 +29,9 @@ export function RootRoute() {
   return (
     <>
       <OfflineBanner />
-      <Outlet />
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
       <ScrollRestoration />
       {isLogin ? (
         <Suspense fallback={null}>

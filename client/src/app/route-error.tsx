@@ -1,10 +1,9 @@
-import { useEffect } from 'react'
-import { isRouteErrorResponse, useRouteError } from 'react-router-dom'
+import { Component, type ReactNode, useEffect } from 'react'
+import { useLocation } from 'react-router-dom'
 import { PageLoading } from '../components/page-loading/page-loading'
 import { StatusPage } from '../components/status-page/status-page'
 import { paths } from '../config/paths'
 import { canReload, isChunkLoadError, reloadNow } from '../lib/preload-recovery'
-import { NotFoundPage } from './routes/not-found-page'
 
 /** What a route shows when its code failed to load: one reload, then a clear message. */
 export function ChunkErrorPage() {
@@ -36,18 +35,16 @@ function RecoveryActions() {
 }
 
 /**
- * Every route's error element. A page whose code failed to load gets one reload; if that does
- * not help, or the page itself threw, the user sees what happened and a way on. Never blank.
+ * What a route shows when it failed. A page whose code failed to load gets one reload; if that
+ * does not help, or the page itself threw, the user sees what happened and a way on. Never blank.
  */
-export function RouteError() {
-  const error = useRouteError()
+export function RouteError({ error }: { error: unknown }) {
   const chunkFailed = isChunkLoadError(error)
 
   useEffect(() => {
     if (!chunkFailed) console.error('page failed', error)
   }, [chunkFailed, error])
 
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />
   if (chunkFailed) return <ChunkErrorPage />
   return (
     <StatusPage
@@ -56,4 +53,36 @@ export function RouteError() {
       actions={<RecoveryActions />}
     />
   )
+}
+
+interface BoundaryProps {
+  children: ReactNode
+  /** The history entry the error belongs to: another one renders the route again. */
+  locationKey: string
+}
+
+interface BoundaryState {
+  error: { value: unknown } | null
+  locationKey: string
+}
+
+class RouteErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { error: null, locationKey: this.props.locationKey }
+
+  static getDerivedStateFromError(value: unknown): Partial<BoundaryState> {
+    return { error: { value } }
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    return props.locationKey === state.locationKey ? null : { error: null, locationKey: props.locationKey }
+  }
+
+  override render() {
+    return this.state.error ? <RouteError error={this.state.error.value} /> : this.props.children
+  }
+}
+
+/** Every route's error boundary: what the route renders throws, RouteError shows in its place. */
+export function RouteBoundary({ children }: { children: ReactNode }) {
+  return <RouteErrorBoundary locationKey={useLocation().key}>{children}</RouteErrorBoundary>
 }

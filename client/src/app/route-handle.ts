@@ -1,4 +1,6 @@
-/** What each route tells the shell about itself (React Router's `handle`). */
+import { createContext, useContext } from 'react'
+
+/** What each route tells the shell about itself (the `handle` of its route object, app/router.tsx). */
 export interface RouteHandle {
   /** The Chinese page title, shown in the nav bar and the document title. */
   title: string
@@ -11,3 +13,8 @@ export interface RouteHandle {
 export function isRouteHandle(value: unknown): value is RouteHandle {
   return typeof value === 'object' && value !== null && 'title' in value && typeof value.title === 'string'
 }
+
+/** The handle of the deepest matched route that has one; provided by app/router.tsx. */
+export const RouteHandleContext = createContext<RouteHandle | undefined>(undefined)
+
+export const useRouteHandle = (): RouteHandle | undefined => useContext(RouteHandleContext)

@@ -1,14 +1,25 @@
-import type { ComponentType } from 'react'
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom'
-import { PageLoading } from '../components/page-loading/page-loading'
+import { type ComponentType, lazy } from 'react'
+import { matchRoutes, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router-dom'
 import { paths } from '../config/paths'
+import { HomePage } from '../features/home/home-page'
 import { isChunkLoadError } from '../lib/preload-recovery'
+import { AppLayout } from './layout/app-layout'
 import { RootRoute } from './root-route'
-import { ChunkErrorPage, RouteError } from './route-error'
-import type { RouteHandle } from './route-handle'
+import { ChunkErrorPage, RouteBoundary } from './route-error'
+import { isRouteHandle, type RouteHandle, RouteHandleContext } from './route-handle'
 import { NotFoundPage } from './routes/not-found-page'
 
-/** Every route (docs/product.md#pages). Each page is its own lazily loaded module. */
+/**
+ * Every route (docs/product.md#pages). Each page is its own lazily loaded module, except the home page and its
+ * tab layout: most visits open /home first, so they are part of the entry (vite.config.ts puts the
+ * entry's static imports into one chunk).
+ *
+ * Declarative routes (useRoutes), not the data router: the app loads no data through the router,
+ * and the data router's code was 17 KB gzip of the first screen. What the app used of it is kept:
+ * a page still loading leaves the previous one on screen (navigations are transitions; RootRoute
+ * holds the Suspense boundary), each route has an error boundary (RouteBoundary), `handle` feeds
+ * the titles (AppRoutes), and scroll positions are restored (scroll-restoration.tsx).
+ */
 
 type Load = () => Promise<ComponentType>
 
@@ -16,22 +27,40 @@ type Load = () => Promise<ComponentType>
  * A page's code failing to load becomes a page of its own (reload once, then say so), rendered
  * where the page would have been.
  */
-const lazyPage = (load: Load) => async () => {
-  try {
-    return { Component: await load() }
-  } catch (error) {
-    if (!isChunkLoadError(error)) throw error
-    console.warn('page code failed to load', error)
-    return { Component: ChunkErrorPage }
+const lazyPage = (load: Load) =>
+  lazy(async () => {
+    try {
+      return { default: await load() }
+    } catch (error) {
+      if (!isChunkLoadError(error)) throw error
+      console.warn('page code failed to load', error)
+      return { default: ChunkErrorPage }
+    }
+  })
+
+function page(path: string, handle: RouteHandle, load: Load): RouteObject {
+  const Page = lazyPage(load)
+  return {
+    path,
+    handle,
+    element: (
+      <RouteBoundary>
+        <Page />
+      </RouteBoundary>
+    ),
   }
 }
 
-function page(path: string, handle: RouteHandle, load: Load): RouteObject {
-  return { path, handle, lazy: lazyPage(load), errorElement: <RouteError /> }
-}
-
 const tabs: RouteObject[] = [
-  page(paths.home, { title: '首页' }, () => import('../features/home/home-page').then((m) => m.HomePage)),
+  {
+    path: paths.home,
+    handle: { title: '首页' },
+    element: (
+      <RouteBoundary>
+        <HomePage />
+      </RouteBoundary>
+    ),
+  },
   page(paths.activity, { title: '活动' }, () =>
     import('../features/content/activity-page').then((m) => m.ActivityPage),
   ),
@@ -153,21 +182,34 @@ const standalone: RouteObject[] = [
 export const routes: RouteObject[] = [
   {
     path: paths.root,
-    element: <RootRoute />,
-    errorElement: <RouteError />,
-    hydrateFallbackElement: <PageLoading />,
+    element: (
+      <RouteBoundary>
+        <RootRoute />
+      </RouteBoundary>
+    ),
     children: [
       { index: true, element: <Navigate to={paths.home} replace /> },
       {
-        lazy: lazyPage(() => import('./layout/app-layout').then((m) => m.AppLayout)),
-        errorElement: <RouteError />,
+        element: (
+          <RouteBoundary>
+            <AppLayout />
+          </RouteBoundary>
+        ),
         children: tabs,
       },
       ...standalone,
-      // Tiny, and already loaded for the error element.
+      // Tiny: part of the entry.
       { path: '*', element: <NotFoundPage /> },
     ],
   },
 ]
 
-export const createAppRouter = () => createBrowserRouter(routes)
+/** The routes for the current location, with the handle of the deepest route that has one. */
+export function AppRoutes() {
+  const location = useLocation()
+  const handle = matchRoutes(routes, location)
+    ?.map((match) => match.route.handle)
+    .findLast(isRouteHandle)
+  const element = useRoutes(routes, location)
+  return <RouteHandleContext.Provider value={handle}>{element}</RouteHandleContext.Provider>
+}

@@ -7,13 +7,15 @@ import {
 } from '../../../shared/constants'
 import type { BodyOf, DataOf, Endpoint, QueryOf } from '../../../shared/contract/endpoint'
 import { encodeBody, pathWithQuery } from '../../../shared/contract/request'
+// Not envelope.ts: its schemas would bring zod into the first screen (the contract's schemas come
+// with the endpoints, loaded by the pages that call them).
 import {
   envelopeMessage,
   isSessionLostCode,
   isSuccessCode,
   type LooseEnvelope,
-  looseEnvelopeSchema,
-} from '../../../shared/envelope'
+  readLooseEnvelope,
+} from '../../../shared/envelope-plain'
 import { MSG } from '../../../shared/messages'
 import { SESSION_LOST_PATH } from '../config/paths'
 import { connectivity } from './connectivity'
@@ -150,8 +152,7 @@ function loseSession(message: string, details: ApiError['details'], kind: ApiErr
 
 function readEnvelope(text: string): LooseEnvelope | null {
   try {
-    const parsed = looseEnvelopeSchema.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : null
+    return readLooseEnvelope(JSON.parse(text))
   } catch {
     return null
   }

@@ -1,4 +1,4 @@
-import { getBalance, login, logout, userInfo } from '../../../shared/contract/account'
+import type { login } from '../../../shared/contract/account'
 import type { BodyOf } from '../../../shared/contract/endpoint'
 import { paths } from '../config/paths'
 import { callApi } from './http'
@@ -8,6 +8,12 @@ import { storage } from './storage'
 
 /** The session flows (docs/product.md#session-flows) that talk to the API. Failures are already shown by callApi. */
 
+/**
+ * The account endpoints, loaded with the first call: their schemas, and zod with them, are not part
+ * of the first screen. The module is fetched once and shared with the pages that import it.
+ */
+const accountContract = () => import('../../../shared/contract/account')
+
 /** Balance refresh; while logged out it sends the user to /login instead. */
 export async function refreshBalance(): Promise<void> {
   const { isLogin, playerId } = session.get()
@@ -15,6 +21,7 @@ export async function refreshBalance(): Promise<void> {
     navigateTo(paths.login)
     return
   }
+  const { getBalance } = await accountContract()
   const data = await callApi(getBalance, { query: { player_id: playerId } })
   // A logout while the call was in flight wins.
   if (session.get().playerId === playerId) session.setBalance(data.balance)
@@ -33,6 +40,7 @@ export async function startUp(): Promise<void> {
     return
   }
   try {
+    const { userInfo } = await accountContract()
     session.confirmUserInfo(await callApi(userInfo, { query: { player_id: playerId } }))
   } catch {
     session.dropUserInfo()
@@ -42,6 +50,7 @@ export async function startUp(): Promise<void> {
 }
 
 export async function logIn(body: BodyOf<typeof login>): Promise<void> {
+  const { login } = await accountContract()
   session.signIn(await callApi(login, { body }))
   await refreshBalance().catch(() => undefined)
 }
@@ -51,6 +60,7 @@ export async function logIn(body: BodyOf<typeof login>): Promise<void> {
  * removed. The call reads the token as it starts, so the keys can go at once.
  */
 export async function logOut(): Promise<void> {
+  const { logout } = await accountContract()
   const call = callApi(logout)
   session.signOut()
   navigateTo(paths.login, { replace: true })

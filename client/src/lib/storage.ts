@@ -1,6 +1,5 @@
-import { z } from 'zod'
 import { THEMES, type Theme } from '../../../shared/constants'
-import { type UserInfo, userInfoSchema } from '../../../shared/contract/account'
+import type { UserInfo } from '../../../shared/contract/account'
 import { STORAGE_KEY, type StorageKey } from '../../../shared/storage-keys'
 
 /**
@@ -43,23 +42,64 @@ export function removeKeys(...keys: StorageKey[]): void {
   }
 }
 
-function readJson<T extends z.ZodType>(key: StorageKey, schema: T): z.output<T> | null {
+/**
+ * The stored objects are checked by hand, not with zod: the session store reads them as the app
+ * starts, and zod is not part of the first screen (it comes with the contract's endpoints, loaded by
+ * the pages that call them). storage.test.ts holds each reader to the schema it stands for.
+ */
+type Check = (value: unknown) => boolean
+
+const int: Check = (value) => Number.isSafeInteger(value)
+const positiveInt: Check = (value) => int(value) && (value as number) > 0
+const string: Check = (value) => typeof value === 'string'
+const boolean: Check = (value) => typeof value === 'boolean'
+const optional =
+  (check: Check): Check =>
+  (value) =>
+    value === undefined || check(value)
+
+/** `value` as an object with these fields (other keys dropped, as z.object drops them), or null. */
+function readObject<T extends object>(value: unknown, fields: { [K in keyof T]-?: Check }): T | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
+  const source = value as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const [key, check] of Object.entries<Check>(fields)) {
+    if (!check(source[key])) return null
+    if (key in source) out[key] = source[key]
+  }
+  return out as T
+}
+
+function readJson<T>(key: StorageKey, read: (value: unknown) => T | null): T | null {
   const raw = readRaw(key)
   if (raw === null) return null
   try {
-    const parsed = schema.safeParse(JSON.parse(raw))
-    return parsed.success ? parsed.data : null
+    return read(JSON.parse(raw))
   } catch {
     return null
   }
 }
 
 /** `loginData` holds the player's id (and when the token expires). */
-export const loginDataSchema = z.object({
-  player_id: z.number().int().positive(),
-  expires_at: z.number().int().optional(),
-})
-export type LoginData = z.infer<typeof loginDataSchema>
+export interface LoginData {
+  player_id: number
+  expires_at?: number | undefined
+}
+
+export const readLoginData = (value: unknown): LoginData | null =>
+  readObject<LoginData>(value, { player_id: positiveInt, expires_at: optional(int) })
+
+/** A stored userInfo, as userInfoSchema (shared/contract/account.ts) parses it. */
+export const readUserInfo = (value: unknown): UserInfo | null =>
+  readObject<UserInfo>(value, {
+    player_id: int,
+    nickname: string,
+    phone: string,
+    invite_code: string,
+    has_pay_password: boolean,
+    vip_level: int,
+    created_at: int,
+  })
 
 const FLAG_ON = '1'
 const FLAG_OFF = '0'
@@ -71,10 +111,10 @@ export const storage = {
   isLogin: (): boolean => readRaw(STORAGE_KEY.isLogin) === FLAG_ON,
   setIsLogin: (on: boolean) => writeRaw(STORAGE_KEY.isLogin, on ? FLAG_ON : FLAG_OFF),
 
-  loginData: (): LoginData | null => readJson(STORAGE_KEY.loginData, loginDataSchema),
+  loginData: (): LoginData | null => readJson(STORAGE_KEY.loginData, readLoginData),
   setLoginData: (data: LoginData) => writeRaw(STORAGE_KEY.loginData, JSON.stringify(data)),
 
-  userInfo: (): UserInfo | null => readJson(STORAGE_KEY.userInfo, userInfoSchema),
+  userInfo: (): UserInfo | null => readJson(STORAGE_KEY.userInfo, readUserInfo),
   setUserInfo: (info: UserInfo) => writeRaw(STORAGE_KEY.userInfo, JSON.stringify(info)),
 
   /** Sound is on unless stored as 0. */

@@ -1,7 +1,7 @@
-import { Link, useMatches } from 'react-router-dom'
+import { Link } from 'react-router-dom'
 import { PageShell } from '../../components/page-shell/page-shell'
 import { paths } from '../../config/paths'
-import { isRouteHandle } from '../route-handle'
+import { useRouteHandle } from '../route-handle'
 import './section-page.css'
 
 /**
@@ -9,9 +9,7 @@ import './section-page.css'
  * title, navigation and what it is for, from the route's handle.
  */
 export function SectionPage({ inLayout = false }: { inLayout?: boolean }) {
-  const handle = useMatches()
-    .map((match) => match.handle)
-    .findLast(isRouteHandle)
+  const handle = useRouteHandle()
   const title = handle?.title ?? ''
   return (
     <PageShell title={title} back={!inLayout} fallback={handle?.back}>

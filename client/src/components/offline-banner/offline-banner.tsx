@@ -1,6 +1,5 @@
 import { useEffect } from 'react'
 import { useSWRConfig } from 'swr'
-import { ping } from '../../../../shared/contract/content'
 import { MSG } from '../../../../shared/messages'
 import { connectivity, useOnline } from '../../lib/connectivity'
 import { callApi } from '../../lib/http'
@@ -23,7 +22,8 @@ export function OfflineBanner() {
   useEffect(() => {
     if (online) return
     const id = window.setInterval(() => {
-      callApi(ping).catch(() => undefined)
+      // The content contract (and zod) is loaded on the first probe, not with the first screen.
+      import('../../../../shared/contract/content').then(({ ping }) => callApi(ping)).catch(() => undefined)
     }, OFFLINE_PROBE_MS)
     return () => window.clearInterval(id)
   }, [online])

@@ -1,14 +1,12 @@
-import NoticeBar from 'antd-mobile/es/components/notice-bar'
+import { lazy, Suspense } from 'react'
 import { Link } from 'react-router-dom'
 import { useSWRConfig } from 'swr'
-import { announcement } from '../../../../shared/contract/account'
 import { BalanceText, HideAmountToggle } from '../../components/balance-text/balance-text'
 import { ErrorBoundary } from '../../components/error-boundary/error-boundary'
 import { RefreshButton } from '../../components/refresh-button/refresh-button'
 import { loginPath, paths } from '../../config/paths'
 import { refreshBalance } from '../../lib/session-actions'
 import { useSession } from '../../lib/session-store'
-import { apiKey, useApi } from '../../lib/use-api'
 import { useBalanceOnMount } from './use-balance-on-mount'
 import './home-page.css'
 
@@ -28,18 +26,9 @@ const QUICK_LINKS = [
   { path: paths.inviteFriends, name: '邀请', mark: '☺' },
 ] as const
 
-function Announcements() {
-  const { data } = useApi(announcement, undefined)
-  const first = data?.list[0]
-  if (!first) return <div className="home-page__notice-placeholder" />
-  return (
-    <NoticeBar
-      className="home-page__notice"
-      color="info"
-      content={data.list.map((item) => `${item.title}：${item.content}`).join('　　')}
-    />
-  )
-}
+/** The announcements (the notice bar and the contract's schemas) load after the first screen. */
+const loadAnnouncements = () => import('./announcements')
+const Announcements = lazy(() => loadAnnouncements().then((m) => ({ default: m.Announcements })))
 
 export function HomePage() {
   const isLogin = useSession((s) => s.isLogin)
@@ -49,7 +38,8 @@ export function HomePage() {
   useBalanceOnMount()
 
   // Balance refresh while logged out leads to /login (docs/product.md#session-flows).
-  const onRefresh = () => Promise.allSettled([mutate(apiKey(announcement)), refreshBalance()])
+  const onRefresh = () =>
+    Promise.allSettled([loadAnnouncements().then((m) => mutate(m.announcementsKey())), refreshBalance()])
 
   return (
     <div className="home-page">
@@ -65,7 +55,9 @@ export function HomePage() {
       </header>
       <div className="home-page__body">
         <ErrorBoundary label="公告">
-          <Announcements />
+          <Suspense fallback={<div className="home-page__notice-placeholder" />}>
+            <Announcements />
+          </Suspense>
         </ErrorBoundary>
 
         <section className="home-page__wallet" aria-label="钱包余额">
