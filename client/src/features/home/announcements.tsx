@@ -1,9 +1,13 @@
 import NoticeBar from 'antd-mobile/es/components/notice-bar'
+import { preload } from 'swr'
 import { announcement } from '../../../../shared/contract/account'
-import { apiKey, useApi } from '../../lib/use-api'
+import { apiFetcher, apiKey, useApi } from '../../lib/use-api'
 
 /** The SWR key of the announcements, for the home page's refresh. */
 export const announcementsKey = () => apiKey(announcement)
+
+// The request goes out as soon as this code has loaded, while the page renders the line.
+preload(announcementsKey(), apiFetcher)
 
 /**
  * The announcements line of the home page. Loaded after the first screen (home-page.tsx), with the

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react'
+import { useEffect, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { useSWRConfig } from 'swr'
 import { BalanceText, HideAmountToggle } from '../../components/balance-text/balance-text'
@@ -26,9 +26,42 @@ const QUICK_LINKS = [
   { path: paths.inviteFriends, name: '邀请', mark: '☺' },
 ] as const
 
-/** The announcements (the notice bar and the contract's schemas) load after the first screen. */
-const loadAnnouncements = () => import('./announcements')
-const Announcements = lazy(() => loadAnnouncements().then((m) => ({ default: m.Announcements })))
+type AnnouncementsModule = typeof import('./announcements')
+
+let announcementsModule: Promise<AnnouncementsModule> | undefined
+
+/** The announcements line (the notice bar, the contract's schemas) loads after the first screen. */
+function loadAnnouncements(): Promise<AnnouncementsModule> {
+  announcementsModule ??= import('./announcements').catch((error: unknown) => {
+    announcementsModule = undefined
+    throw error
+  })
+  return announcementsModule
+}
+
+/**
+ * The placeholder until the line's code is there. Not React.lazy: React holds back content that
+ * replaces a Suspense fallback for a moment, and the line is often the page's largest text.
+ */
+function Announcements() {
+  const [loaded, setLoaded] = useState<AnnouncementsModule | null>(null)
+  const [failed, setFailed] = useState<{ error: unknown } | null>(null)
+  // The error boundary around the line shows the failure and offers a retry.
+  if (failed) throw failed.error
+  // Asked for while the page first renders, as React.lazy would, not once it has been painted.
+  const loading = loadAnnouncements()
+  useEffect(() => {
+    let live = true
+    loading.then(
+      (module) => live && setLoaded(module),
+      (error: unknown) => live && setFailed({ error }),
+    )
+    return () => {
+      live = false
+    }
+  }, [loading])
+  return loaded ? <loaded.Announcements /> : <div className="home-page__notice-placeholder" />
+}
 
 export function HomePage() {
   const isLogin = useSession((s) => s.isLogin)
@@ -55,9 +88,7 @@ export function HomePage() {
       </header>
       <div className="home-page__body">
         <ErrorBoundary label="公告">
-          <Suspense fallback={<div className="home-page__notice-placeholder" />}>
-            <Announcements />
-          </Suspense>
+          <Announcements />
         </ErrorBoundary>
 
         <section className="home-page__wallet" aria-label="钱包余额">
