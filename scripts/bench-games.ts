@@ -6,7 +6,6 @@ import { buildApp } from '../server/app'
 import { testConfig } from '../server/config'
 import { immediate } from '../server/db/database'
 import { EmuClock } from '../server/emulator/clock'
-import { gamesOf } from '../server/emulator/games/games-module'
 import { GAME_CODES } from '../shared/games/config'
 import { freePort, pinLoadGenerator, serverEntry, start, stopAll, waitForHttp } from './bench/processes'
 
@@ -181,7 +180,7 @@ async function settling(fixtures: string): Promise<void> {
     })
     const app = await buildApp(config, clock)
     await app.ready()
-    const games = gamesOf(app, config)
+    const games = app.emu.games
     const { db, ledger } = app.emu
     games.ensureChain()
     games.catchUp(T0)

@@ -2,7 +2,16 @@ import formbody from '@fastify/formbody'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config, TrustProxy } from './config'
+import { accountRoutes } from './emulator/account/account-routes'
+import { agentRoutes } from './emulator/agent/agent-routes'
 import { EmuClock } from './emulator/clock'
+import { contentRoutes } from './emulator/content/content-routes'
+import { createEmulator } from './emulator/emulator'
+import { gamesControlRoutes } from './emulator/games/games-control-routes'
+import { gamesRoutes } from './emulator/games/games-routes'
+import { protectionRoutes } from './emulator/protection/protection-routes'
+import { walletControlRoutes } from './emulator/wallet/wallet-control-routes'
+import { walletRoutes } from './emulator/wallet/wallet-routes'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/error-handler'
 import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
@@ -13,15 +22,7 @@ import { faultLayerPlugin } from './plugins/fault-layer-plugin'
 import { security } from './plugins/security'
 import { staticClient } from './plugins/static-client'
 import { upstreamProxy } from './plugins/upstream-proxy'
-import { accountRoutes } from './routes/api/account-routes'
-import { agentRoutes } from './routes/api/agent-routes'
-import { contentRoutes } from './routes/api/content-routes'
-import { gamesRoutes } from './routes/api/games-routes'
-import { protectionRoutes } from './routes/api/protection-routes'
-import { walletRoutes } from './routes/api/wallet-routes'
 import { controlRoutes } from './routes/emu/control-routes'
-import { gamesControlRoutes } from './routes/emu/games-control'
-import { walletControlRoutes } from './routes/emu/wallet-control'
 import { imageProxyRoutes } from './routes/image-proxy'
 
 /** Request and response fields that never reach the log. */
@@ -94,17 +95,19 @@ export async function buildApp(
   // Both modes; its static path wins over the upstream proxy's /api/* wildcard.
   await app.register(imageProxyRoutes, { config })
 
-  if (config.MODE === 'emulator') {
-    await app.register(emulatorPlugin, { config, clock })
+  // Every domain is built here, once, with what it needs from the others (see server/README.md).
+  const emu = config.MODE === 'emulator' ? createEmulator(config, clock, app.log) : null
+  if (emu) {
+    await app.register(emulatorPlugin, { config, emu })
     await app.register(async (api) => {
       // Multipart is read only by the routes whose contract says so (see contractRoute).
       await api.register(formbody)
-      await api.register(accountRoutes, { config })
-      await api.register(gamesRoutes, { config })
-      await api.register(agentRoutes, { config })
-      await api.register(contentRoutes, { config })
-      await api.register(walletRoutes, { config })
-      await api.register(protectionRoutes, { config })
+      await api.register(accountRoutes, { config, accounts: emu.accounts })
+      await api.register(gamesRoutes, { games: emu.games })
+      await api.register(agentRoutes, { config, agent: emu.agent })
+      await api.register(contentRoutes, { config, content: emu.content, clock })
+      await api.register(walletRoutes, { wallet: emu.wallet })
+      await api.register(protectionRoutes, { config, protection: emu.protection.service })
     })
   } else if (config.UPSTREAM_URL) {
     await app.register(upstreamProxy, {
@@ -118,8 +121,10 @@ export async function buildApp(
     // With a token, the token guards /__emu (see the fault layer); without one, only this machine may call it.
     if (!config.EMU_ADMIN_TOKEN) await app.register(emuLoopbackOnly)
     await app.register(controlRoutes, { prefix: '/__emu', config, clock })
-    if (config.MODE === 'emulator') await app.register(gamesControlRoutes, { prefix: '/__emu', config })
-    if (config.MODE === 'emulator') await app.register(walletControlRoutes, { prefix: '/__emu', config })
+    if (emu) {
+      await app.register(gamesControlRoutes, { prefix: '/__emu', games: emu.games })
+      await app.register(walletControlRoutes, { prefix: '/__emu', wallet: emu.wallet, ledger: emu.ledger })
+    }
   }
 
   await app.register(apiDocs)

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ANY_SESSION } from '../../shared/emu-control'
 import { CODE } from '../../shared/envelope'
-import { hashToken } from '../emulator/account/session-repository'
 import { ApiError } from '../http/api-error'
 
 /** What a session token can look like on the wire: visible characters, no spaces, no ellipsis. */
@@ -23,10 +22,7 @@ export function assertSessionToken(app: FastifyInstance, token: string, emulated
     )
   }
   if (!emulated) return
-  const issued = app.emu.db
-    .prepare('SELECT 1 AS one FROM sessions WHERE token_hash = ?')
-    .get(hashToken(token))
-  if (issued === undefined) {
+  if (!app.emu.accounts.sessions.wasIssued(token)) {
     throw new ApiError(
       CODE.notFound,
       `模拟器没有签发过这个 token: ${shown}（填登录返回的 token，或用 any 表示下一个带 token 的请求）`,

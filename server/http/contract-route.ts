@@ -6,7 +6,6 @@ import type { DataOf, Endpoint } from '../../shared/contract/endpoint'
 import { commitGrouped } from '../db/group-commit'
 import type { AuthedPlayer } from '../plugins/emulator-plugin'
 import { ok } from './envelope'
-import { idempotencyStore } from './idempotency'
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined
 
@@ -112,7 +111,7 @@ function addRoute<E extends Endpoint>(
           endpointId: endpoint.id,
           body: request.body,
         }
-        const store = idempotencyStore(app.emu.db, app.emu.clock)
+        const store = app.emu.idempotency
         if (extras.atomic) {
           return store.runAtomic(call, reply, () => atomicAnswer(handler(input)))
         }

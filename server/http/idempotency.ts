@@ -279,15 +279,3 @@ export class IdempotencyStore {
     }
   }
 }
-
-const stores = new WeakMap<Db, IdempotencyStore>()
-
-/** The store of one database (one per emulator). */
-export function idempotencyStore(db: Db, clock: EmuClock): IdempotencyStore {
-  let store = stores.get(db)
-  if (!store) {
-    store = new IdempotencyStore(db, clock)
-    stores.set(db, store)
-  }
-  return store
-}

@@ -95,6 +95,16 @@ export class AccountRepository {
     return row
   }
 
+  /** The USDT balance as stored now (not cached): for checks that must see the latest write. */
+  usdtBalanceOf(id: number): number | undefined {
+    return this.balances.get(id)?.balance_micro
+  }
+
+  /** The payment password's hash; null when none is set, undefined for an unknown player. */
+  payPasswordHashOf(id: number): string | null | undefined {
+    return this.byId.get(id)?.pay_password_hash
+  }
+
   setPasswordHash(id: number, passwordHash: string): void {
     this.db.prepare('UPDATE players SET password_hash = ? WHERE id = ?').run(passwordHash, id)
   }

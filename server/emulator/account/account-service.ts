@@ -9,7 +9,7 @@ import type { Config } from '../../config'
 import { type Db, immediate } from '../../db/database'
 import { ApiError, fail, invalidInput } from '../../http/api-error'
 import type { EmuClock } from '../clock'
-import { protectionGuard } from '../protection/protection-guard'
+import type { ProtectionGuard } from '../protection/protection-guard'
 import { AccountRepository, maskPhone, type PlayerRow } from './account-repository'
 import { isCommonPassword } from './common-passwords'
 import { type GuardLimits, type GuardMessages, PasswordGuard } from './password-guard'
@@ -56,6 +56,7 @@ export class AccountService {
     private readonly clock: EmuClock,
     private readonly config: Config,
     private readonly log: FastifyBaseLogger,
+    private readonly protection: ProtectionGuard,
   ) {
     this.accounts = new AccountRepository(db)
     this.sessions = new SessionRepository(db)
@@ -121,7 +122,7 @@ export class AccountService {
       throw fail(SERVER_MSG.wrongPassword)
     }
     if (!(await verifyPassword(player.password_hash, password))) throw fail(SERVER_MSG.wrongPassword)
-    protectionGuard(this.db).assertLogin(player.id, this.clock.now())
+    this.protection.assertLogin(player.id, this.clock.now())
     const session = immediate(this.db, () =>
       this.sessions.create(player.id, this.clock.now(), this.config.SESSION_TTL_MS),
     )

@@ -28,12 +28,14 @@ export class SessionRepository {
   private readonly end
   private readonly endForPlayer
   private readonly endEveryForPlayer
+  private readonly issued
 
   constructor(db: Db) {
     this.insert = db.prepare(
       'INSERT INTO sessions (token_hash, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
     )
     this.byHash = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE token_hash = ?')
+    this.issued = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM sessions WHERE token_hash = ?')
     this.end = db.prepare('UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL')
     this.endForPlayer = db.prepare(
       'UPDATE sessions SET ended_at = ? WHERE player_id = ? AND ended_at IS NULL AND token_hash != ?',
@@ -62,6 +64,11 @@ export class SessionRepository {
     }
     if (!row || row.ended_at !== null || row.expires_at <= now) return undefined
     return row
+  }
+
+  /** Whether this token was ever issued here, live or not. */
+  wasIssued(token: string): boolean {
+    return this.issued.get(hashToken(token)) !== undefined
   }
 
   /** Forgets every cached session (after the data was reset underneath). */

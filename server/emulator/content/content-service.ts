@@ -6,6 +6,7 @@ import type { Db } from '../../db/database'
 import { notFound } from '../../http/api-error'
 import { applyRate, formatRate } from '../agent/rebate'
 import type { EmuClock } from '../clock'
+import { AnnouncementRepository } from './announcement-repository'
 import type { Activity, Content } from './content-fixtures'
 import { maskName } from './mask-name'
 import { PrizePoolRepository } from './prize-pool-repository'
@@ -18,6 +19,7 @@ type Status = z.infer<typeof activityStatusSchema>
 /** Activities, content pages and the prize pool, from fixtures and (for the pool) the ledger and the bets table. */
 export class ContentService {
   private readonly pool: PrizePoolRepository
+  readonly announcements: AnnouncementRepository
 
   constructor(
     db: Db,
@@ -25,6 +27,7 @@ export class ContentService {
     readonly content: Content,
   ) {
     this.pool = new PrizePoolRepository(db)
+    this.announcements = new AnnouncementRepository(db)
   }
 
   private status(a: Activity, now: number): Status {

@@ -42,7 +42,7 @@ import { type Db, immediate } from '../../db/database'
 import { ApiError, fail, notFound } from '../../http/api-error'
 import type { EmuClock } from '../clock'
 import { InsufficientFundsError, type LedgerRepository } from '../ledger/ledger-repository'
-import { protectionGuard } from '../protection/protection-guard'
+import type { ProtectionGuard } from '../protection/protection-guard'
 import { BetAddressRepository, type BetAddressRow } from './bet-address-repository'
 import { ChainStore } from './chain-store'
 import { type BetRow, type DrawRow, GameRepository, type TransferRow } from './game-repository'
@@ -111,6 +111,7 @@ export class GameService {
     readonly config: GamesConfig,
     chainLength: number,
     private readonly log: FastifyBaseLogger,
+    private readonly protection: ProtectionGuard,
   ) {
     this.chain = new ChainStore(db, chainLength)
     this.repo = new GameRepository(db)
@@ -448,7 +449,7 @@ export class GameService {
           throw fail(GAME_MSG.bothSides(bt.label, this.betType(game, other).label))
         if ((held.get(type) ?? 0) + amount > max) throw fail(GAME_MSG.aboveMax(bt.label, limits.max_stake))
       }
-      protectionGuard(this.db).assertStake(
+      this.protection.assertStake(
         playerId,
         [...wanted.values()].reduce((a, b) => a + b, 0),
         now,
@@ -647,7 +648,7 @@ export class GameService {
               ? GAME_MSG.outOfLimits
               : other && held.has(other)
                 ? GAME_MSG.bothSides(this.betType(game, side).label, this.betType(game, other).label)
-                : protectionGuard(this.db).stakeRefusal(owner.player_id, amount, now)
+                : this.protection.stakeRefusal(owner.player_id, amount, now)
       const base = { playerId: owner.player_id, currency: 'USDT' as const, amountMicro: amount, at: now }
       if (side === null || reason !== null) {
         const tid = this.repo.insertTransfer({

@@ -2,9 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { testConfig } from '../../config'
 import { createTestApp } from '../../test-support/test-app'
-import { gamesOf } from './games-module'
 import { fund, type GamesKit, gamesKit, T0 } from './games-test-kit'
 import { nodeHasher } from './node-hasher'
 
@@ -177,7 +175,7 @@ describe('the commitment', () => {
         return sha(text)
       })
       t.clock.now = () => T0 + Math.floor(hashes / 10)
-      const games = gamesOf(t.app, testConfig(env))
+      const games = t.app.emu.games
       const chain = games.ensureChain()
       const ready = t.clock.now()
       const block1DrawsAt = (chain.start_height + 1) * games.config.block_ms

@@ -1,9 +1,7 @@
 import type { InjectOptions } from 'fastify'
-import { testConfig } from '../../config'
 import { immediate } from '../../db/database'
 import { createTestApp, type TestApp } from '../../test-support/test-app'
 import type { GameService } from './game-service'
-import { gamesOf } from './games-module'
 
 /** Where the games tests freeze the clock: half a second into 12:00 in UTC+8 (04:00 UTC). */
 export const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500
@@ -47,7 +45,7 @@ export async function gamesKit(at: number, extra = 2, env: Record<string, string
   const db = t.app.emu.db
   return {
     t,
-    games: gamesOf(t.app, testConfig(settings)),
+    games: t.app.emu.games,
     players,
     call,
     balanceMicro: (id) =>

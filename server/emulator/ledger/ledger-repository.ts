@@ -47,6 +47,7 @@ export class LedgerRepository {
   private readonly credit: Record<Currency, Statement<[number, number, number]>>
   private readonly balanceOf: Record<Currency, Statement<[number], number>>
   private readonly insert: Statement<unknown[]>
+  private readonly typeCount: Statement<[number, string], number>
 
   constructor(private readonly db: Db) {
     // Per currency, an update and a read: UPDATE … RETURNING costs more than the two.
@@ -62,6 +63,14 @@ export class LedgerRepository {
       `INSERT INTO ledger (player_id, currency, type, amount_micro, balance_after_micro, ref, memo, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
+    this.typeCount = db
+      .prepare<[number, string], number>('SELECT COUNT(*) FROM ledger WHERE player_id = ? AND type = ?')
+      .pluck()
+  }
+
+  /** How many postings of this type the player has. */
+  countOfType(playerId: number, type: LedgerType): number {
+    return this.typeCount.get(playerId, type) ?? 0
   }
 
   /** Applies one posting; returns the ledger row id and the balance after it. */

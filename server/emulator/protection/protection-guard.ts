@@ -43,7 +43,7 @@ export function effectiveLimit(
 /**
  * The checks other domains run inside their own transactions: a top-up order against the deposit
  * limits, a stake against the loss limits and an exclusion, a login or a session against an
- * exclusion. One per database, so the wallet and the games can reach it with the database alone.
+ * exclusion. One per emulator, handed to those domains when the emulator is built.
  */
 export class ProtectionGuard {
   readonly repo: ProtectionRepository
@@ -134,16 +134,4 @@ export class ProtectionGuard {
     const row = this.exclusions.get(playerId)
     return row === undefined || row.ends_at <= now
   }
-}
-
-const guards = new WeakMap<Db, ProtectionGuard>()
-
-/** The guard of a database, made on first use. */
-export function protectionGuard(db: Db): ProtectionGuard {
-  let guard = guards.get(db)
-  if (!guard) {
-    guard = new ProtectionGuard(db)
-    guards.set(db, guard)
-  }
-  return guard
 }

@@ -35,6 +35,7 @@ export class DepositRepository {
   private readonly insertOrder
   private readonly byId
   private readonly pendingCount
+  private readonly confirmedCountOf
   private readonly dueIds
   private readonly confirm
 
@@ -56,6 +57,9 @@ export class DepositRepository {
     this.pendingCount = db
       .prepare<[number], number>(`SELECT COUNT(*) FROM deposits WHERE player_id = ? AND status = 'pending'`)
       .pluck()
+    this.confirmedCountOf = db
+      .prepare<[number], number>(`SELECT COUNT(*) FROM deposits WHERE player_id = ? AND status = 'confirmed'`)
+      .pluck()
     this.dueIds = db
       .prepare<[number], number>(
         `SELECT id FROM deposits WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 500`,
@@ -64,6 +68,11 @@ export class DepositRepository {
     this.confirm = db.prepare(
       `UPDATE deposits SET status = 'confirmed', confirmed_at = ?, tx_hash = ? WHERE id = ? AND status = 'pending'`,
     )
+  }
+
+  /** How many of the player's top-ups have been credited. */
+  confirmedCount(playerId: number): number {
+    return this.confirmedCountOf.get(playerId) ?? 0
   }
 
   addressOf(playerId: number): string | undefined {

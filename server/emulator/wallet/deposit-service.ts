@@ -5,8 +5,7 @@ import { formatMoney } from '../../../shared/money'
 import { tronAddressFromAccountId } from '../../../shared/tron'
 import { immediate } from '../../db/database'
 import { fail, notFound } from '../../http/api-error'
-import { protectionGuard } from '../protection/protection-guard'
-import { DepositRepository } from './deposit-repository'
+import type { DepositRepository } from './deposit-repository'
 import type { FirstDepositBonus } from './first-deposit-bonus'
 import type { HistoryFilter } from './paged-query'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
@@ -30,9 +29,10 @@ export class DepositService {
 
   constructor(
     private readonly ctx: WalletContext,
+    deposits: DepositRepository,
     private readonly bonus: FirstDepositBonus | null = null,
   ) {
-    this.deposits = new DepositRepository(ctx.db)
+    this.deposits = deposits
   }
 
   /** The player's deposit address, made on first use. Call inside a transaction. */
@@ -73,7 +73,7 @@ export class DepositService {
       const now = this.ctx.clock.worldNow()
       if (this.deposits.countPending(playerId) >= s.maxPendingOrders)
         throw fail(WALLET_MSG.tooManyPendingDeposits)
-      protectionGuard(this.ctx.db).assertDeposit(playerId, amountMicro, now)
+      this.ctx.protection.assertDeposit(playerId, amountMicro, now)
       const row = this.deposits.create({
         orderNo: orderNo('D', now),
         playerId,

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { formatMoney, MICRO, toMicro } from '../../../shared/money'
-import type { Db } from '../../db/database'
 import { loadFixture } from '../fixtures'
 import type { LedgerRepository } from '../ledger/ledger-repository'
+import type { DepositRepository } from './deposit-repository'
 
 const amount = z.string().regex(/^\d+(\.\d{1,6})?$/, { error: 'an amount such as "10" or "0.5"' })
 
@@ -61,27 +61,17 @@ export function firstDepositBonusMicro(depositMicro: number, rule: FirstDepositR
  * and a player who already has a bonus row never gets another.
  */
 export class FirstDepositBonus {
-  private readonly confirmedDeposits
-  private readonly bonusRows
-
   constructor(
-    db: Db,
+    private readonly deposits: DepositRepository,
     private readonly ledger: LedgerRepository,
     private readonly rule: FirstDepositRule | null,
-  ) {
-    this.confirmedDeposits = db
-      .prepare<[number], number>(`SELECT COUNT(*) FROM deposits WHERE player_id = ? AND status = 'confirmed'`)
-      .pluck()
-    this.bonusRows = db
-      .prepare<[number], number>(`SELECT COUNT(*) FROM ledger WHERE player_id = ? AND type = 'deposit_bonus'`)
-      .pluck()
-  }
+  ) {}
 
   /** Call inside the transaction that confirmed the deposit; returns the bonus paid (0 for none). */
   afterDeposit(deposit: { playerId: number; amountMicro: number; orderNo: string; at: number }): number {
     if (!this.rule) return 0
-    if (this.confirmedDeposits.get(deposit.playerId) !== 1) return 0
-    if ((this.bonusRows.get(deposit.playerId) ?? 0) > 0) return 0
+    if (this.deposits.confirmedCount(deposit.playerId) !== 1) return 0
+    if (this.ledger.countOfType(deposit.playerId, 'deposit_bonus') > 0) return 0
     const bonus = firstDepositBonusMicro(deposit.amountMicro, this.rule)
     if (bonus <= 0) return 0
     this.ledger.post({

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database'
+import type { AccountRepository } from '../account/account-repository'
 import type { EmuClock } from '../clock'
 import type { LedgerRepository } from '../ledger/ledger-repository'
+import type { ProtectionGuard } from '../protection/protection-guard'
 import type { WalletSettingsHolder } from './wallet-settings'
 
 /**
@@ -12,6 +14,10 @@ export interface WalletContext {
   readonly db: Db
   readonly clock: EmuClock
   readonly ledger: LedgerRepository
+  /** The players' balances and payment passwords are read through the account domain. */
+  readonly accounts: AccountRepository
+  /** Deposit limits, checked inside the order's transaction. */
+  readonly protection: ProtectionGuard
   readonly settings: WalletSettingsHolder
 }
 

@@ -1,17 +1,10 @@
-import type { Emulator } from '../../plugins/emulator-plugin'
+import { DepositRepository } from './deposit-repository'
 import { DepositService } from './deposit-service'
 import { ExchangeService } from './exchange-service'
-import {
-  FirstDepositBonus,
-  firstDepositRule,
-  loadPromotionsFixture,
-  type PromotionsFixture,
-} from './first-deposit-bonus'
+import { FirstDepositBonus, firstDepositRule, type PromotionsFixture } from './first-deposit-bonus'
 import { type FundFlowFilter, FundFlowRepository } from './fund-flow-repository'
 import type { WalletContext } from './wallet-context'
 import { type Page, pagedResult } from './wallet-format'
-import { walletSeeder } from './wallet-seeder'
-import { loadWalletFixture, WalletSettingsHolder } from './wallet-settings'
 import { fundFlowView } from './wallet-views'
 import { WithdrawalService } from './withdrawal-service'
 
@@ -28,7 +21,12 @@ export class WalletDomain {
     promotions: PromotionsFixture = { first_deposit: null },
   ) {
     const rule = firstDepositRule(promotions)
-    this.deposits = new DepositService(ctx, rule ? new FirstDepositBonus(ctx.db, ctx.ledger, rule) : null)
+    const deposits = new DepositRepository(ctx.db)
+    this.deposits = new DepositService(
+      ctx,
+      deposits,
+      rule ? new FirstDepositBonus(deposits, ctx.ledger, rule) : null,
+    )
     this.withdrawals = new WithdrawalService(ctx)
     this.exchange = new ExchangeService(ctx)
     this.fundFlowRows = new FundFlowRepository(ctx.db)
@@ -44,24 +42,4 @@ export class WalletDomain {
     this.deposits.confirmDue(now)
     this.withdrawals.reviewDue(now)
   }
-}
-
-const domains = new WeakMap<Emulator, WalletDomain>()
-
-/**
- * The wallet of an emulator, made on first call: the API routes and the /__emu routes both ask
- * for it, and the first registers its seeder and its timed job.
- */
-export function walletOf(emu: Emulator, fixturesDir: string): WalletDomain {
-  const known = domains.get(emu)
-  if (known) return known
-  const settings = new WalletSettingsHolder(loadWalletFixture(fixturesDir))
-  const domain = new WalletDomain(
-    { db: emu.db, clock: emu.clock, ledger: emu.ledger, settings },
-    loadPromotionsFixture(fixturesDir),
-  )
-  emu.addSeeder(walletSeeder(settings))
-  emu.ticker.register('wallet', (now) => domain.runDue(now))
-  domains.set(emu, domain)
-  return domain
 }

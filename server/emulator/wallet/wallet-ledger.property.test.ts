@@ -7,8 +7,10 @@ import { type Db, immediate, openDatabase } from '../../db/database'
 import { migrate } from '../../db/migrations'
 import { ApiError } from '../../http/api-error'
 import { ROOT_DIR } from '../../paths'
+import { AccountRepository } from '../account/account-repository'
 import { EmuClock } from '../clock'
 import { InsufficientFundsError, LedgerRepository } from '../ledger/ledger-repository'
+import { ProtectionGuard } from '../protection/protection-guard'
 import { WalletDomain } from './wallet-domain'
 import { loadWalletFixture, WalletSettingsHolder } from './wallet-settings'
 
@@ -58,7 +60,14 @@ function setup() {
   const clock = new EmuClock()
   clock.freeze(Date.UTC(2030, 0, 1))
   const ledger = new LedgerRepository(db)
-  const wallet = new WalletDomain({ db, clock, ledger, settings: new WalletSettingsHolder(fixture) })
+  const wallet = new WalletDomain({
+    db,
+    clock,
+    ledger,
+    accounts: new AccountRepository(db),
+    protection: new ProtectionGuard(db),
+    settings: new WalletSettingsHolder(fixture),
+  })
   const playerId = Number(
     db
       .prepare(

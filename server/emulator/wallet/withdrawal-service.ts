@@ -56,10 +56,7 @@ export class WithdrawalService {
    */
   async checkPayPassword(playerId: number, password: string): Promise<void> {
     this.assertUnlocked(playerId)
-    const hash = this.ctx.db
-      .prepare<[number], string | null>('SELECT pay_password_hash FROM players WHERE id = ?')
-      .pluck()
-      .get(playerId)
+    const hash = this.ctx.accounts.payPasswordHashOf(playerId)
     if (!hash) throw fail(WALLET_MSG.noPayPassword)
     await this.guard.check(playerId, this.limits, PAY_PASSWORD_MESSAGES, () => verifyPassword(hash, password))
   }
@@ -125,16 +122,9 @@ export class WithdrawalService {
   config(playerId: number) {
     const r = this.rules
     // Money, its days and the payment-password lock all follow the world clock.
-    const balance =
-      this.ctx.db
-        .prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?')
-        .pluck()
-        .get(playerId) ?? 0
-    const hasPay =
-      this.ctx.db
-        .prepare<[number], number>('SELECT pay_password_hash IS NOT NULL FROM players WHERE id = ?')
-        .pluck()
-        .get(playerId) === 1
+    const balance = this.ctx.accounts.usdtBalanceOf(playerId) ?? 0
+    const payHash = this.ctx.accounts.payPasswordHashOf(playerId)
+    const hasPay = payHash !== null && payHash !== undefined
     const used = this.withdrawals.usedSince(playerId, dayStartOf(this.ctx.clock.worldNow()))
     const remaining = Math.max(0, r.dailyLimitMicro - used)
     const maxWithdrawable = Math.max(0, Math.min(balance - r.feeMicro, remaining, r.maxMicro))
@@ -173,11 +163,7 @@ export class WithdrawalService {
     const used = this.withdrawals.usedSince(playerId, dayStartOf(this.ctx.clock.worldNow()))
     if (used + amountMicro > r.dailyLimitMicro)
       throw fail(WALLET_MSG.dailyLimit(formatMoney(Math.max(0, r.dailyLimitMicro - used))))
-    const balance =
-      this.ctx.db
-        .prepare<[number], number>('SELECT balance_micro FROM players WHERE id = ?')
-        .pluck()
-        .get(playerId) ?? 0
+    const balance = this.ctx.accounts.usdtBalanceOf(playerId) ?? 0
     if (balance < amountMicro + r.feeMicro) throw fail(WALLET_MSG.insufficient)
     return target
   }

@@ -4,12 +4,15 @@
  * and bet debits (a ledger posting, as the games do). Prints one JSON line with the outcome of
  * every attempt.
  */
+
 import { toMicro } from '../../../../shared/money'
 import { immediate, openDatabase } from '../../../db/database'
 import { ApiError } from '../../../http/api-error'
 import { ROOT_DIR } from '../../../paths'
+import { AccountRepository } from '../../account/account-repository'
 import { EmuClock } from '../../clock'
 import { InsufficientFundsError, LedgerRepository } from '../../ledger/ledger-repository'
+import { ProtectionGuard } from '../../protection/protection-guard'
 import { WalletDomain } from '../wallet-domain'
 import { loadWalletFixture, WalletSettingsHolder } from '../wallet-settings'
 
@@ -32,7 +35,14 @@ async function main(): Promise<void> {
   const clock = new EmuClock()
   const ledger = new LedgerRepository(db)
   const settings = new WalletSettingsHolder(loadWalletFixture(`${ROOT_DIR}/fixtures`))
-  const wallet = new WalletDomain({ db, clock, ledger, settings })
+  const wallet = new WalletDomain({
+    db,
+    clock,
+    ledger,
+    accounts: new AccountRepository(db),
+    protection: new ProtectionGuard(db),
+    settings,
+  })
   const playerId = Number(env('PLAYER_ID'))
   const walletId = Number(env('WALLET_ID'))
   const withdrawMicro = toMicro(env('WITHDRAW_AMOUNT'))

@@ -11,24 +11,17 @@ import {
 } from '../../../shared/contract/protection'
 import { toMicro } from '../../../shared/money'
 import type { Config } from '../../config'
-import { protectionGuard } from '../../emulator/protection/protection-guard'
-import { ProtectionService } from '../../emulator/protection/protection-service'
-import { walletOf } from '../../emulator/wallet/wallet-domain'
 import { contractRoute } from '../../http/contract-route'
+import type { ProtectionService } from './protection-service'
 
 const MINUTE = 60_000
 
 /** Player protection: limits, the reality check, time-out and self-exclusion, the net position. */
-export async function protectionRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
-  const { config } = opts
-  const service = new ProtectionService({
-    db: app.emu.db,
-    clock: app.emu.clock,
-    guard: protectionGuard(app.emu.db),
-    accounts: app.emu.accounts.accounts,
-    sessions: app.emu.accounts.sessions,
-    withdrawals: walletOf(app.emu, config.FIXTURES_DIR).withdrawals,
-  })
+export async function protectionRoutes(
+  app: FastifyInstance,
+  opts: { config: Config; protection: ProtectionService },
+): Promise<void> {
+  const { config, protection: service } = opts
 
   contractRoute(app, protectionLimits, ({ player }) => service.limits(player.id))
   contractRoute(app, setProtectionLimit, ({ player, body }) =>

@@ -8,17 +8,15 @@ import {
 } from '../../../shared/contract/agent'
 import { rebateClaim, rebateHistory, rebateSummary } from '../../../shared/contract/content'
 import type { Config } from '../../config'
-import { loadAgentSettings } from '../../emulator/agent/agent-fixtures'
-import { agentSeeder } from '../../emulator/agent/agent-seeder'
-import { AgentService } from '../../emulator/agent/agent-service'
 import { contractRoute } from '../../http/contract-route'
+import type { AgentService } from './agent-service'
 
 /** The invite programme: team, turnover, QR code, rebate config, and the rebate claim. */
-export async function agentRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
-  const { config } = opts
-  const { db, clock, ledger, accounts } = app.emu
-  app.emu.addSeeder(agentSeeder)
-  const service = new AgentService(db, clock, ledger, accounts, loadAgentSettings(config.FIXTURES_DIR))
+export async function agentRoutes(
+  app: FastifyInstance,
+  opts: { config: Config; agent: AgentService },
+): Promise<void> {
+  const { config, agent: service } = opts
 
   /** Where invite links point: PUBLIC_URL, never the request's Host (a client could set it to any site). */
   const origin = new URL(config.PUBLIC_URL).origin

@@ -17,14 +17,13 @@ import {
   withdraw,
 } from '../../../shared/contract/wallet'
 import { toMicro } from '../../../shared/money'
-import type { Config } from '../../config'
-import { walletOf } from '../../emulator/wallet/wallet-domain'
-import { pageOf } from '../../emulator/wallet/wallet-format'
 import { contractRoute } from '../../http/contract-route'
+import type { WalletDomain } from './wallet-domain'
+import { pageOf } from './wallet-format'
 
 /** The wallet: top-up, withdrawal, addresses, exchange, fund flow and histories. */
-export async function walletRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
-  const wallet = walletOf(app.emu, opts.config.FIXTURES_DIR)
+export async function walletRoutes(app: FastifyInstance, opts: { wallet: WalletDomain }): Promise<void> {
+  const { wallet } = opts
   const { deposits, withdrawals } = wallet
 
   contractRoute(app, getPayInfoUsdt, ({ player }) => deposits.payInfo(player.id))

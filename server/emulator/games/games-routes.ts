@@ -16,15 +16,14 @@ import {
   verifyRound,
 } from '../../../shared/contract/games'
 import { GAME_CODES } from '../../../shared/games/config'
-import type { Config } from '../../config'
-import { gamesOf } from '../../emulator/games/games-module'
 import { contractRoute } from '../../http/contract-route'
+import type { GameService } from './game-service'
 
 const DEFAULT_PAGE_SIZE = 20
 
 /** The games: lobby, rounds, results, betting, history, rules, verification, bet addresses, transfers. */
-export async function gamesRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
-  const games = gamesOf(app, opts.config)
+export async function gamesRoutes(app: FastifyInstance, opts: { games: GameService }): Promise<void> {
+  const { games } = opts
   // A fresh database gets its chain (about 2 s for a million links) just after the server starts
   // listening, rather than inside the first game request. Tests that only inject never pay for it.
   app.addHook('onListen', async () => {

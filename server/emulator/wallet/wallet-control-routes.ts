@@ -3,13 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { depositStatusSchema, withdrawalStatusSchema } from '../../../shared/contract/wallet'
 import { scopeNameSchema } from '../../../shared/emu-control'
-import type { Config } from '../../config'
 import { immediate } from '../../db/database'
-import { walletOf } from '../../emulator/wallet/wallet-domain'
-import { pageOf } from '../../emulator/wallet/wallet-format'
-import { walletSettingsPatchSchema } from '../../emulator/wallet/wallet-settings'
 import { fail, notFound } from '../../http/api-error'
 import { ok } from '../../http/envelope'
+import type { LedgerRepository } from '../ledger/ledger-repository'
+import type { WalletDomain } from './wallet-domain'
+import { pageOf } from './wallet-format'
+import { walletSettingsPatchSchema } from './wallet-settings'
 
 /** A deposit or withdrawal named by its numeric id or its order number. */
 const orderRef = z.object({ id: z.string().min(1).max(64) })
@@ -27,9 +27,11 @@ const listQuery = z.strictObject({
  * list what is pending, change the wallet's numbers, lift a payment-password lock, check the ledger.
  * The admin token, when configured, is checked for every /__emu route by the fault layer.
  */
-export async function walletControlRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
-  const { config } = opts
-  const wallet = walletOf(app.emu, config.FIXTURES_DIR)
+export async function walletControlRoutes(
+  app: FastifyInstance,
+  opts: { wallet: WalletDomain; ledger: LedgerRepository },
+): Promise<void> {
+  const { wallet, ledger } = opts
   const r = app.withTypeProvider<ZodTypeProvider>()
 
   const depositId = (ref: string): number => {
@@ -114,11 +116,11 @@ export async function walletControlRoutes(app: FastifyInstance, opts: { config: 
     '/wallet/pay-password/:playerId/unlock',
     { schema: { params: z.object({ playerId: z.coerce.number().int().positive() }) } },
     async (request) => {
-      immediate(app.emu.db, () => wallet.withdrawals.guard.reset(request.params.playerId))
+      immediate(wallet.ctx.db, () => wallet.withdrawals.guard.reset(request.params.playerId))
       return ok(null)
     },
   )
 
   /** Players whose balance differs from the sum of their ledger; empty when all is well. */
-  r.get('/wallet/drift', async () => ok({ drift: app.emu.ledger.drift() }))
+  r.get('/wallet/drift', async () => ok({ drift: ledger.drift() }))
 }

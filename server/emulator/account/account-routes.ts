@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import {
-  announcement,
   changePassword,
   getBalance,
   login,
@@ -11,16 +10,18 @@ import {
   userInfo,
 } from '../../../shared/contract/account'
 import type { Config } from '../../config'
-import { AnnouncementRepository } from '../../emulator/content/announcement-repository'
 import { invalidInput } from '../../http/api-error'
 import { contractRoute } from '../../http/contract-route'
+import type { AccountService } from './account-service'
 
 const MINUTE = 60_000
 
-/** Accounts and sessions: SMS, register, login, logout, info, balance, passwords, announcement. */
-export async function accountRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
-  const { config } = opts
-  const service = app.emu.accounts
+/** Accounts and sessions: SMS, register, login, logout, info, balance, passwords. */
+export async function accountRoutes(
+  app: FastifyInstance,
+  opts: { config: Config; accounts: AccountService },
+): Promise<void> {
+  const { config, accounts: service } = opts
 
   contractRoute(
     app,
@@ -60,7 +61,4 @@ export async function accountRoutes(app: FastifyInstance, opts: { config: Config
   contractRoute(app, updatePaymentPassword, ({ player, body }) =>
     service.updatePaymentPassword(player.id, body),
   )
-
-  const announcements = new AnnouncementRepository(app.emu.db)
-  contractRoute(app, announcement, () => ({ list: announcements.list(app.emu.clock.now()) }))
 }

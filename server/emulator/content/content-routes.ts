@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { announcement } from '../../../shared/contract/account'
 import {
   activityDetail,
   activityImages,
@@ -14,23 +15,23 @@ import {
   thirdPartyPages,
 } from '../../../shared/contract/content'
 import type { Config } from '../../config'
-import { loadContent } from '../../emulator/content/content-fixtures'
-import { ContentService } from '../../emulator/content/content-service'
 import { notFound } from '../../http/api-error'
 import { contractRoute } from '../../http/contract-route'
+import type { EmuClock } from '../clock'
+import type { ContentService } from './content-service'
 
 /** An image we serve can never run anything, even an SVG opened on its own. */
 const IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
-/** Activities, content pages, the prize pool, the third-party list, and the content images. */
-export async function contentRoutes(app: FastifyInstance, opts: { config: Config }): Promise<void> {
-  const { config } = opts
-  const service = new ContentService(
-    app.emu.db,
-    app.emu.clock,
-    loadContent(config.FIXTURES_DIR, app.emu.clock.now()),
-  )
+/** Announcements, activities, content pages, the prize pool, the third-party list, and the content images. */
+export async function contentRoutes(
+  app: FastifyInstance,
+  opts: { config: Config; content: ContentService; clock: EmuClock },
+): Promise<void> {
+  const { config, content: service, clock } = opts
   const { content } = service
+
+  contractRoute(app, announcement, () => ({ list: service.announcements.list(clock.now()) }))
 
   contractRoute(app, activityList, () => service.activities())
   contractRoute(app, activityDetail, ({ query }) => service.activity(query.id))
@@ -43,7 +44,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { config: Config
     ping_path: ping.path,
     ...content.networkSpeed,
   }))
-  contractRoute(app, ping, () => ({ server_time: app.emu.clock.now() }))
+  contractRoute(app, ping, () => ({ server_time: clock.now() }))
   contractRoute(app, serviceInfo, () => ({
     app_url: content.service.app_url,
     web_url: content.service.web_url,

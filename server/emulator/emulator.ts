@@ -1,0 +1,108 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from '../config'
+import { type Db, openDatabase } from '../db/database'
+import { migrate } from '../db/migrations'
+import { IdempotencyStore } from '../http/idempotency'
+import { accountSeeder } from './account/account-seeder'
+import { AccountService } from './account/account-service'
+import { loadAgentSettings } from './agent/agent-fixtures'
+import { agentSeeder } from './agent/agent-seeder'
+import { AgentService } from './agent/agent-service'
+import type { EmuClock } from './clock'
+import { loadContent } from './content/content-fixtures'
+import { ContentService } from './content/content-service'
+import { GameService } from './games/game-service'
+import { gamesSeeder, loadGamesConfig } from './games/games-seeder'
+import { bumpLedgerGeneration, LedgerRepository } from './ledger/ledger-repository'
+import { ProtectionGuard } from './protection/protection-guard'
+import { ProtectionService } from './protection/protection-service'
+import { reseed, type Seeder } from './seed'
+import { Ticker } from './ticker'
+import { loadPromotionsFixture } from './wallet/first-deposit-bonus'
+import { WalletDomain } from './wallet/wallet-domain'
+import { walletSeeder } from './wallet/wallet-seeder'
+import { loadWalletFixture, WalletSettingsHolder } from './wallet/wallet-settings'
+
+/** The emulator: its database, clock and timed work, and every domain, each built once here. */
+export interface Emulator {
+  readonly db: Db
+  readonly clock: EmuClock
+  readonly ticker: Ticker
+  readonly ledger: LedgerRepository
+  readonly idempotency: IdempotencyStore
+  readonly protection: { readonly guard: ProtectionGuard; readonly service: ProtectionService }
+  readonly accounts: AccountService
+  readonly wallet: WalletDomain
+  readonly games: GameService
+  readonly agent: AgentService
+  readonly content: ContentService
+  /** Everything back to the seed, in one transaction. */
+  reset(): Promise<void>
+}
+
+/**
+ * Opens (and migrates) the database and builds the domains in the order they depend on each
+ * other: ledger, protection's guard, accounts, wallet, games, agent, content, protection. Each
+ * gets what it uses from the others passed in; the seeders and the timed jobs are registered here.
+ */
+export function createEmulator(config: Config, clock: EmuClock, log: FastifyBaseLogger): Emulator {
+  const db = openDatabase(config.DB_PATH)
+  const applied = migrate(db)
+  if (applied > 0) log.info({ applied, path: config.DB_PATH }, 'database migrated')
+  const fixturesDir = config.FIXTURES_DIR
+
+  const ticker = new Ticker(clock, log)
+  const ledger = new LedgerRepository(db)
+  const guard = new ProtectionGuard(db)
+  const accounts = new AccountService(db, clock, config, log, guard)
+
+  const walletSettings = new WalletSettingsHolder(loadWalletFixture(fixturesDir))
+  const wallet = new WalletDomain(
+    { db, clock, ledger, accounts: accounts.accounts, protection: guard, settings: walletSettings },
+    loadPromotionsFixture(fixturesDir),
+  )
+
+  const gamesConfig = loadGamesConfig(fixturesDir)
+  const games = new GameService(db, clock, ledger, gamesConfig, config.GAME_CHAIN_LENGTH, log, guard)
+
+  const agent = new AgentService(db, clock, ledger, accounts, loadAgentSettings(fixturesDir))
+  const content = new ContentService(db, clock, loadContent(fixturesDir, clock.now()))
+  const protection = new ProtectionService({
+    db,
+    clock,
+    guard,
+    accounts: accounts.accounts,
+    sessions: accounts.sessions,
+    withdrawals: wallet.withdrawals,
+  })
+
+  // In this order: each seeder hangs its rows below the players the account seeder wrote.
+  const seeders: Seeder[] = [
+    accountSeeder,
+    gamesSeeder(gamesConfig),
+    agentSeeder,
+    walletSeeder(walletSettings),
+  ]
+  ticker.register('games', (now) => games.catchUp(now))
+  ticker.register('wallet', (now) => wallet.runDue(now))
+
+  return {
+    db,
+    clock,
+    ticker,
+    ledger,
+    idempotency: new IdempotencyStore(db, clock),
+    protection: { guard, service: protection },
+    accounts,
+    wallet,
+    games,
+    agent,
+    content,
+    reset: async () => {
+      await reseed(db, seeders, { fixturesDir, now: clock.now() })
+      accounts.sessions.clearCache()
+      guard.reload()
+      bumpLedgerGeneration(db)
+    },
+  }
+}
