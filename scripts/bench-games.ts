@@ -182,9 +182,9 @@ async function settling(fixtures: string): Promise<void> {
     await app.ready()
     const games = app.emu.games
     const { db, ledger } = app.emu
-    games.ensureChain()
-    games.catchUp(T0)
-    const round = games.current('kuaisan')
+    games.rounds.ensureChain()
+    games.rounds.catchUp(T0)
+    const round = games.rounds.current('kuaisan')
     const types = [
       'big',
       'odd',
@@ -224,10 +224,10 @@ async function settling(fixtures: string): Promise<void> {
     })
     // Both timings start from an empty WAL: the set-up's writes are flushed before, not during.
     // The other games' earlier rounds are drawn first: only what happens at this draw is timed.
-    games.catchUp(round.draw_at - 1)
+    games.rounds.catchUp(round.draw_at - 1)
     db.pragma('wal_checkpoint(TRUNCATE)')
     const t = performance.now()
-    games.catchUp(round.draw_at)
+    games.rounds.catchUp(round.draw_at)
     const ms = performance.now() - t
     const pending = db.prepare(`SELECT COUNT(*) FROM bets WHERE status = 'pending'`).pluck().get()
     if (pending !== 0 || ledger.drift().length > 0) throw new Error('settlement left pending bets or drift')

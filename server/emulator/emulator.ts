@@ -11,7 +11,7 @@ import { AgentService } from './agent/agent-service'
 import type { EmuClock } from './clock'
 import { loadContent } from './content/content-fixtures'
 import { ContentService } from './content/content-service'
-import { GameService } from './games/game-service'
+import { GamesDomain } from './games/games-domain'
 import { gamesSeeder, loadGamesConfig } from './games/games-seeder'
 import { bumpLedgerGeneration, LedgerRepository } from './ledger/ledger-repository'
 import { ProtectionGuard } from './protection/protection-guard'
@@ -33,7 +33,7 @@ export interface Emulator {
   readonly protection: { readonly guard: ProtectionGuard; readonly service: ProtectionService }
   readonly accounts: AccountService
   readonly wallet: WalletDomain
-  readonly games: GameService
+  readonly games: GamesDomain
   readonly agent: AgentService
   readonly content: ContentService
   /** Everything back to the seed, in one transaction. */
@@ -63,7 +63,7 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
   )
 
   const gamesConfig = loadGamesConfig(fixturesDir)
-  const games = new GameService(db, clock, ledger, gamesConfig, config.GAME_CHAIN_LENGTH, log, guard)
+  const games = new GamesDomain(db, clock, ledger, gamesConfig, config.GAME_CHAIN_LENGTH, log, guard)
 
   const agent = new AgentService(db, clock, ledger, accounts, loadAgentSettings(fixturesDir))
   const content = new ContentService(db, clock, loadContent(fixturesDir, clock.now()))
@@ -83,7 +83,7 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
     agentSeeder,
     walletSeeder(walletSettings),
   ]
-  ticker.register('games', (now) => games.catchUp(now))
+  ticker.register('games', (now) => games.rounds.catchUp(now))
   ticker.register('wallet', (now) => wallet.runDue(now))
 
   return {

@@ -16,9 +16,9 @@ describe('a player with a long history', () => {
       )
       for (let i = 1; i <= 500; i++) history.run(player, `h${i}`, T0 - i * 60_000, i, T0 - i * 60_000)
 
-      const round = kit.games.current('kuaisan')
+      const round = kit.games.rounds.current('kuaisan')
       const place = (amount: string) =>
-        kit.games.placeBets(player, 'kuaisan', round.round_id, [{ bet_type: 'sum_9', amount }]).bets[0]
+        kit.games.bets.placeBets(player, 'kuaisan', round.round_id, [{ bet_type: 'sum_9', amount }]).bets[0]
       const first = place('1')
       const second = place('2')
       // The second bet of the same type raises the first one.

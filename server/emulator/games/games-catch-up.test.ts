@@ -8,8 +8,8 @@ describe('catching up on draws', () => {
     try {
       const player = kit.players[0]?.playerId ?? 0
       fund(kit, player, 1_000_000_000)
-      const round = kit.games.current('shishicai')
-      const [bet] = kit.games.placeBets(player, 'shishicai', round.round_id, [
+      const round = kit.games.rounds.current('shishicai')
+      const [bet] = kit.games.bets.placeBets(player, 'shishicai', round.round_id, [
         { bet_type: 'b1_big', amount: '5' },
       ]).bets
       const { db } = kit.t.app.emu
@@ -19,7 +19,7 @@ describe('catching up on draws', () => {
       // A call catches up inside its own transaction and is then refused: its writes are undone.
       expect(() =>
         immediate(db, () => {
-          kit.games.catchUp(drawn)
+          kit.games.rounds.catchUp(drawn)
           expect(status()).not.toBe('pending')
           throw new Error('refused')
         }),
@@ -27,7 +27,7 @@ describe('catching up on draws', () => {
       expect(status()).toBe('pending')
 
       // The next call, a moment later, settles the round again.
-      kit.games.catchUp(drawn + 1)
+      kit.games.rounds.catchUp(drawn + 1)
       expect(status()).not.toBe('pending')
     } finally {
       await kit.t.close()

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { emuTransferBody } from '../../../shared/contract/games'
 import { GAME_CODES } from '../../../shared/games/config'
 import { ok } from '../../http/envelope'
-import type { GameService } from './game-service'
+import type { GamesDomain } from './games-domain'
 
 /**
  * The games for testers: `POST /__emu/transfers` brings a transfer bet the way the chain would
@@ -11,18 +11,18 @@ import type { GameService } from './game-service'
  * (`PUT /__emu/clock`, `POST /__emu/clock/advance`). The admin token, when configured, is
  * checked for every /__emu route by the fault layer.
  */
-export async function gamesControlRoutes(app: FastifyInstance, opts: { games: GameService }): Promise<void> {
+export async function gamesControlRoutes(app: FastifyInstance, opts: { games: GamesDomain }): Promise<void> {
   const { games } = opts
   const r = app.withTypeProvider<ZodTypeProvider>()
 
   r.post('/transfers', { schema: { body: emuTransferBody } }, async (request) =>
-    ok(games.transfer(request.body, null)),
+    ok(games.transfers.transfer(request.body, null)),
   )
 
   /** The chain's commitment and each game's draw cursor (ms of the emulator clock drawn up to). */
   r.get('/games', async () =>
     ok({
-      commitment: games.commitment(),
+      commitment: games.rounds.commitment(),
       cursors: Object.fromEntries(GAME_CODES.map((g) => [g, games.repo.cursor(g) ?? null])),
     }),
   )

@@ -170,9 +170,9 @@ describe('games in the emulator', () => {
           for (const w of wanted) {
             const types = betKindsOf(w.game)
             const type = types[w.pick % types.length]?.type ?? 'big'
-            const round = kit.games.current(w.game)
+            const round = kit.games.rounds.current(w.game)
             try {
-              kit.games.placeBets(kit.players[w.player]?.playerId ?? 1, w.game, round.round_id, [
+              kit.games.bets.placeBets(kit.players[w.player]?.playerId ?? 1, w.game, round.round_id, [
                 { bet_type: type, amount: (w.stake / 1e6).toFixed(6) },
               ])
               accepted.push({ game: w.game, roundId: round.round_id })

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { oddsToMilli } from '../../../shared/games/config'
 import { fund, gamesKit, T0 } from './games-test-kit'
 
@@ -13,10 +13,10 @@ describe('a restart in the middle of a draw', () => {
     const env = { DB_PATH: join(dir, 'emulator.db') }
     const a = await gamesKit(T0, 1, env)
     for (const p of a.players) fund(a, p.playerId, 10_000_000_000)
-    const round = a.games.current('shishicai')
+    const round = a.games.rounds.current('shishicai')
     const types = ['b1_big', 'b2_odd', 'b3_d7', 'sum_big', 'dragon', 'tie', 'b5_small', 'b4_even']
     for (const p of a.players)
-      a.games.placeBets(
+      a.games.bets.placeBets(
         p.playerId,
         'shishicai',
         round.round_id,
@@ -28,11 +28,12 @@ describe('a restart in the middle of a draw', () => {
     // The process "dies" halfway through the draw: the bets are marked settled but nobody is paid
     // yet. The draw's transaction never commits.
     let died = 0
-    a.games.afterBetsSettled = (r) => {
-      if (r.game !== 'shishicai') return
+    const payOut = a.games.settlement.payOut.bind(a.games.settlement)
+    vi.spyOn(a.games.settlement, 'payOut').mockImplementation((r, credits) => {
+      if (r.game !== 'shishicai') return payOut(r, credits)
       died++
       throw new Error('process died mid-draw')
-    }
+    })
     a.t.clock.advance(round.ms_to_draw)
     expect(died).toBe(1)
     const pending = db.prepare(`SELECT COUNT(*) FROM bets WHERE status = 'pending'`).pluck().get()

@@ -36,7 +36,7 @@ describe('a drawn round stays closed', () => {
     const [demo] = k.players
     if (!demo) throw new Error('no player')
     fund(k, demo.playerId, 1_000_000_000)
-    const round = k.games.current('kuaisan')
+    const round = k.games.rounds.current('kuaisan')
     k.t.clock.advance(round.ms_to_draw + 1)
     const drawn = await k.call({ method: 'GET', url: '/api/games/results?game=kuaisan&page=1&page_size=5' })
     expect(drawn.data.list[0].round_id).toBe(round.round_id)
@@ -75,11 +75,11 @@ describe('a drawn round stays closed', () => {
     const [demo] = k.players
     if (!demo) throw new Error('no player')
     fund(k, demo.playerId, 1_000_000_000)
-    const round = k.games.current('qukuai')
+    const round = k.games.rounds.current('qukuai')
     k.t.clock.advance(round.ms_to_draw + 10_000)
     k.t.clock.freeze(T0)
     expect(() =>
-      k.games.placeBets(demo.playerId, 'qukuai', round.round_id, [{ bet_type: 'odd', amount: '5' }]),
+      k.games.bets.placeBets(demo.playerId, 'qukuai', round.round_id, [{ bet_type: 'odd', amount: '5' }]),
     ).toThrow(`第 ${round.round_id} 期已开奖`)
   })
 })
@@ -88,11 +88,11 @@ describe('transfer bets are sealed like app bets', () => {
   it('plays a transfer sent 1 ms before a block on a later block, never the sealed one', async () => {
     const k = await gamesKit(T0, 0)
     kit = k
-    const first = k.games.current('qukuai')
+    const first = k.games.rounds.current('qukuai')
     // 1 ms before the block: an app bet on it is refused …
     k.t.clock.freeze(first.draw_at - 1)
     expect(() =>
-      k.games.placeBets(k.players[0]?.playerId ?? 0, 'qukuai', first.round_id, [
+      k.games.bets.placeBets(k.players[0]?.playerId ?? 0, 'qukuai', first.round_id, [
         { bet_type: 'big', amount: '5' },
       ]),
     ).toThrow('已封盘')
@@ -113,7 +113,7 @@ describe('transfer bets are sealed like app bets', () => {
   it('never plays a transfer on a drawn block after the clock is moved back', async () => {
     const k = await gamesKit(T0, 0)
     kit = k
-    k.games.current('qukuai')
+    k.games.rounds.current('qukuai')
     k.t.clock.advance(30_000)
     const latest = await k.call({ method: 'GET', url: '/api/games/results?game=qukuai&page=1&page_size=1' })
     const drawnHeight: number = latest.data.list[0].height
@@ -137,10 +137,10 @@ describe('payout history', () => {
     const [demo] = a.players
     if (!demo) throw new Error('no player')
     fund(a, demo.playerId, 1_000_000_000)
-    const round = a.games.current('saiche')
+    const round = a.games.rounds.current('saiche')
     // Every car wins somewhere: a bet on each car in position 1 has exactly one winner.
     const bets = Array.from({ length: 10 }, (_, i) => ({ bet_type: `p1_c${i + 1}`, amount: '10' }))
-    const placed = a.games.placeBets(demo.playerId, 'saiche', round.round_id, bets)
+    const placed = a.games.bets.placeBets(demo.playerId, 'saiche', round.round_id, bets)
     expect(placed.bets.every((b) => b.odds === '9.8')).toBe(true)
     await a.t.close()
 
@@ -176,7 +176,7 @@ describe('the commitment', () => {
       })
       t.clock.now = () => T0 + Math.floor(hashes / 10)
       const games = t.app.emu.games
-      const chain = games.ensureChain()
+      const chain = games.rounds.ensureChain()
       const ready = t.clock.now()
       const block1DrawsAt = (chain.start_height + 1) * games.config.block_ms
       expect(chain.created_at).toBeGreaterThan(T0)

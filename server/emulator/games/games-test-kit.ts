@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify'
 import { immediate } from '../../db/database'
 import { createTestApp, type TestApp } from '../../test-support/test-app'
-import type { GameService } from './game-service'
+import type { GamesDomain } from './games-domain'
 
 /** Where the games tests freeze the clock: half a second into 12:00 in UTC+8 (04:00 UTC). */
 export const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500
@@ -11,7 +11,7 @@ export type Env = { code: number; msg?: string; data: any }
 
 export interface GamesKit {
   readonly t: TestApp
-  readonly games: GameService
+  readonly games: GamesDomain
   /** Tokens and ids of the players, the seeded two first. */
   readonly players: { token: string; playerId: number }[]
   call(opts: InjectOptions & { url: string }): Promise<Env>

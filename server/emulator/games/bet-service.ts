@@ -1,0 +1,257 @@
+import type { z } from 'zod'
+import { dayRange, startOfDay } from '../../../shared/business-day'
+import type { betItemSchema } from '../../../shared/contract/games'
+import { oppositeOf } from '../../../shared/games/bet-types'
+import {
+  GAME_CODES,
+  type GameCode,
+  type GamesConfig,
+  gameCodeSchema,
+  milliToOdds,
+} from '../../../shared/games/config'
+import { type PricedBet, pricedBets } from '../../../shared/games/odds'
+import { type BetResult, type Outcome, settlerFor } from '../../../shared/games/outcome'
+import { type Round, roundById } from '../../../shared/games/rounds'
+import { formatMoney, toMicro } from '../../../shared/money'
+import { type Db, immediate } from '../../db/database'
+import { fail, notFound } from '../../http/api-error'
+import type { EmuClock } from '../clock'
+import { InsufficientFundsError, type LedgerRepository } from '../ledger/ledger-repository'
+import type { ProtectionGuard } from '../protection/protection-guard'
+import type { BetRow, GameRepository } from './game-repository'
+import { GAME_MSG } from './game-views'
+import type { RoundService } from './round-service'
+
+type BetItem = z.infer<typeof betItemSchema>
+
+/** What a draw settled: the bets, their stakes and what they paid. */
+export interface DrawTotals {
+  readonly count: number
+  readonly stake: number
+  readonly paid: number
+}
+
+/** The money side of a draw: marks the round's bets won, lost or drawn, and pays them. */
+export class BetSettlement {
+  constructor(
+    private readonly config: GamesConfig,
+    private readonly repo: GameRepository,
+    private readonly ledger: LedgerRepository,
+  ) {}
+
+  /**
+   * Settles a drawn round's pending bets; runs inside the draw's transaction. Every bet of one type
+   * settles alike, so the outcome is worked out per bet type here and applied to all the round's
+   * bets by one statement, each bet's payout rounded down on its own. Returns the round's totals.
+   */
+  settle(round: Round, outcome: Outcome): DrawTotals {
+    const results = new Map<string, BetResult>()
+    for (const { type } of pricedBets(round.game, this.config)) {
+      results.set(type, settlerFor(round.game, type, this.config)(outcome))
+    }
+    const settled = this.repo.settleRound({ game: round.game, round: round.roundId }, results, round.drawAt)
+    let stake = 0
+    let paid = 0
+    let count = 0
+    const credits = new Map<number, { payout: number; refund: number }>()
+    for (const g of settled) {
+      stake += g.stakeMicro
+      count += g.count
+      if (g.payoutMicro === 0) continue
+      const c = credits.get(g.playerId) ?? { payout: 0, refund: 0 }
+      if (g.result === 'draw') c.refund += g.payoutMicro
+      else c.payout += g.payoutMicro
+      credits.set(g.playerId, c)
+      paid += g.payoutMicro
+    }
+    if (settled.length > 0) this.payOut(round, credits)
+    return { count, stake, paid }
+  }
+
+  /** Pays a settled round: one 'payout' and one 'refund' ledger row per player, in the draw's transaction. */
+  payOut(round: Round, credits: ReadonlyMap<number, { payout: number; refund: number }>): void {
+    const name = this.config.games[round.game].name
+    const ref = `round:${round.game}:${round.roundId}`
+    const post = (playerId: number, type: 'payout' | 'refund', amountMicro: number, what: string) =>
+      this.ledger.post({
+        playerId,
+        currency: 'USDT',
+        type,
+        amountMicro,
+        ref,
+        memo: `${name} 第${round.roundId}期 ${what}`,
+        at: round.drawAt,
+      })
+    for (const [playerId, c] of credits) {
+      if (c.payout > 0) post(playerId, 'payout', c.payout, '派奖')
+      if (c.refund > 0) post(playerId, 'refund', c.refund, '和局退款')
+    }
+  }
+}
+
+/**
+ * Bets placed in the app: checked against the round, the limits and player protection, each stake
+ * debited through the ledger in the bet's transaction; and the player's bet history.
+ */
+export class BetService {
+  private readonly types = new Map<GameCode, Map<string, PricedBet>>()
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: EmuClock,
+    private readonly config: GamesConfig,
+    private readonly repo: GameRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly protection: ProtectionGuard,
+    private readonly rounds: RoundService,
+  ) {
+    for (const g of GAME_CODES) this.types.set(g, new Map(pricedBets(g, config).map((b) => [b.type, b])))
+  }
+
+  betType(game: GameCode, type: string): PricedBet {
+    const t = this.types.get(game)?.get(type)
+    if (!t) throw fail(GAME_MSG.unknownType(type))
+    return t
+  }
+
+  /** Places bets on an open round: one transaction for the stakes, the bets and their ledger rows. */
+  placeBets(
+    playerId: number,
+    game: GameCode,
+    roundId: string,
+    items: readonly { bet_type: string; amount: string }[],
+  ) {
+    const now = this.clock.now()
+    this.rounds.ensureChain()
+    this.rounds.catchUp(now)
+    const round = roundById(game, roundId, this.config)
+    if (!round) throw notFound(GAME_MSG.noRound)
+    this.rounds.assertOpen(round, now)
+
+    const limits = this.config.games[game].limits
+    const min = toMicro(limits.min_stake)
+    const max = toMicro(limits.max_stake)
+    const wanted = new Map<string, number>()
+    for (const item of items) {
+      this.betType(game, item.bet_type)
+      const amount = toMicro(item.amount)
+      if (amount < min) throw fail(GAME_MSG.belowMin(limits.min_stake))
+      wanted.set(item.bet_type, (wanted.get(item.bet_type) ?? 0) + amount)
+    }
+    const name = this.config.games[game].name
+    const ids = immediate(this.db, () => {
+      // Again inside the write lock: another process may have drawn the round meanwhile.
+      this.rounds.assertOpen(round, now)
+      const held = this.repo.playerRound(playerId, round)
+      for (const [type, amount] of wanted) {
+        const bt = this.betType(game, type)
+        const other = oppositeOf(type)
+        if (other && (wanted.has(other) || held.has(other)))
+          throw fail(GAME_MSG.bothSides(bt.label, this.betType(game, other).label))
+        if ((held.get(type) ?? 0) + amount > max) throw fail(GAME_MSG.aboveMax(bt.label, limits.max_stake))
+      }
+      this.protection.assertStake(
+        playerId,
+        [...wanted.values()].reduce((a, b) => a + b, 0),
+        now,
+      )
+      const placed: BetRow[] = []
+      let balance = 0
+      for (const [type, amount] of wanted) {
+        const bt = this.betType(game, type)
+        const bet = this.repo.addOrInsertBet({
+          playerId,
+          game,
+          roundId,
+          betType: type,
+          stakeMicro: amount,
+          odds: milliToOdds(bt.oddsMilli),
+          source: 'app',
+          placedAt: now,
+          height: round.height,
+          drawAt: round.drawAt,
+        })
+        balance = this.debit(playerId, amount, bet.id, `${name} 第${roundId}期 ${bt.label}`, now)
+        placed.push(bet)
+      }
+      return { placed, balance }
+    })
+    return {
+      round_id: roundId,
+      bets: ids.placed.map((bet) => this.betOut(bet)),
+      balance: formatMoney(ids.balance),
+    }
+  }
+
+  /** Debits a stake through the ledger; returns the balance after it. */
+  debit(playerId: number, amount: number, betId: number, memo: string, at: number): number {
+    try {
+      return this.ledger.post({
+        playerId,
+        currency: 'USDT',
+        type: 'bet',
+        amountMicro: -amount,
+        ref: `bet:${betId}`,
+        memo,
+        at,
+      }).balanceAfterMicro
+    } catch (err) {
+      if (err instanceof InsufficientFundsError) throw fail(GAME_MSG.insufficient)
+      throw err
+    }
+  }
+
+  betOut(b: BetRow): BetItem {
+    const game = gameCodeSchema.parse(b.game)
+    return {
+      id: b.id,
+      game,
+      game_name: this.config.games[game].name,
+      round_id: b.round_id,
+      height: b.height,
+      bet_type: b.bet_type,
+      label: this.types.get(game)?.get(b.bet_type)?.label ?? b.bet_type,
+      stake: formatMoney(b.stake_micro),
+      odds: b.odds,
+      status: b.status,
+      payout: formatMoney(b.payout_micro),
+      source: b.source,
+      placed_at: b.placed_at,
+      draw_at: b.draw_at,
+      settled_at: b.settled_at,
+    }
+  }
+
+  history(
+    playerId: number,
+    q: {
+      game?: GameCode | undefined
+      status?: string | undefined
+      date_from?: string | undefined
+      date_to?: string | undefined
+    },
+    page: number,
+    pageSize: number,
+  ) {
+    this.rounds.catchUp(this.clock.now())
+    const r = this.repo.history(
+      {
+        playerId,
+        game: q.game,
+        status: q.status,
+        from: q.date_from ? startOfDay(q.date_from) : undefined,
+        to: q.date_to ? dayRange(q.date_to).end : undefined,
+      },
+      pageSize,
+      (page - 1) * pageSize,
+    )
+    return {
+      list: r.rows.map((b) => this.betOut(b)),
+      page,
+      page_size: pageSize,
+      total: r.total,
+      has_more: page * pageSize < r.total,
+      summary: { stake: formatMoney(r.stake), payout: formatMoney(r.payout) },
+    }
+  }
+}

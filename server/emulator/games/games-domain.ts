@@ -1,0 +1,56 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { GamesConfig } from '../../../shared/games/config'
+import type { Db } from '../../db/database'
+import type { EmuClock } from '../clock'
+import type { LedgerRepository } from '../ledger/ledger-repository'
+import type { ProtectionGuard } from '../protection/protection-guard'
+import { BetAddressRepository } from './bet-address-repository'
+import { BetService, BetSettlement } from './bet-service'
+import { ChainStore } from './chain-store'
+import { GameRepository } from './game-repository'
+import { RoundService } from './round-service'
+import { TransferService } from './transfer-service'
+
+/**
+ * The games of the emulator, in three parts: rounds and draws (`rounds`), bets and their
+ * settlement (`bets`, `settlement`), bet addresses and transfer bets (`transfers`).
+ *
+ * Money: each bet debits its stake through the ledger when placed; a draw credits each player one
+ * 'payout' row (Σ stake × odds over their winning bets, each rounded down to the micro-unit) and one
+ * 'refund' row (stakes of bets ending in a draw) per round.
+ */
+export class GamesDomain {
+  readonly chain: ChainStore
+  readonly repo: GameRepository
+  readonly settlement: BetSettlement
+  readonly rounds: RoundService
+  readonly bets: BetService
+  readonly transfers: TransferService
+
+  constructor(
+    db: Db,
+    clock: EmuClock,
+    ledger: LedgerRepository,
+    readonly config: GamesConfig,
+    chainLength: number,
+    log: FastifyBaseLogger,
+    protection: ProtectionGuard,
+  ) {
+    this.chain = new ChainStore(db, chainLength)
+    this.repo = new GameRepository(db)
+    this.settlement = new BetSettlement(config, this.repo, ledger)
+    this.rounds = new RoundService(db, clock, config, this.chain, this.repo, this.settlement, log)
+    this.bets = new BetService(db, clock, config, this.repo, ledger, protection, this.rounds)
+    this.transfers = new TransferService(
+      db,
+      clock,
+      config,
+      this.repo,
+      new BetAddressRepository(db),
+      ledger,
+      protection,
+      this.rounds,
+      this.bets,
+    )
+  }
+}
