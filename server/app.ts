@@ -91,7 +91,7 @@ export async function buildApp(
   })
 
   await app.register(security, { frameHosts: config.THIRD_PARTY_ORIGINS })
-  await app.register(faultLayerPlugin, { clock })
+  await app.register(faultLayerPlugin, { clock, adminToken: config.EMU_ADMIN_TOKEN })
   // Both modes; its static path wins over the upstream proxy's /api/* wildcard.
   await app.register(imageProxyRoutes, { config })
 

@@ -1,95 +1,57 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { Socket } from 'node:net'
 import { Readable, Transform } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
-import { ADMIN_TOKEN_HEADER, ANY_SESSION, type FaultAction } from '../../shared/emu-control'
 import { CODE } from '../../shared/envelope'
-import { MSG, SERVER_MSG } from '../../shared/messages'
+import { MSG } from '../../shared/messages'
 import type { EmuClock } from '../emulator/clock'
+import { AdminAccess } from './admin-access'
+import { FaultActions, shapeAnswer, toBuffer, type Verdict } from './fault-actions'
+import { FaultMatcher, type SessionFault } from './fault-matching'
 import { BODY_KEEP, Journal, type JournalRecord, tokenKey } from './journal'
 import type { Recorder } from './recorder'
-import { bodyFields, type Fields, headerFields, queryFields } from './request-fields'
-import { type Firing, type RequestFacts, RuleStore } from './rule-store'
+import type { Firing } from './rule-store'
 
-export type SessionFault = 'expire' | 'revoke'
-
-/** See FaultLayer.handle. */
-export type Verdict = undefined | true | Promise<void>
-
-interface SessionLimit {
-  /** Requests still allowed; the one after the last gets 10001. */
-  requestsLeft?: number
-  /** Emulator-clock time from which the session counts as expired. */
-  expiresAt?: number
-}
-
-interface SessionLimitInput {
-  requests?: number | undefined
-  ms?: number | undefined
-}
-
-/** A session fault waiting for the next call in its scope that carries a token. */
-interface PendingAny {
-  scope: string | null
-  fault?: SessionFault
-  limit?: SessionLimitInput
-}
-
-type SessionListener = (token: string, fault: SessionFault) => void
-
-/** Header that marks the calls the server makes to itself (scenario steps): the layer lets them by. */
-export const INTERNAL_HEADER = 'x-emu-internal'
-
-const MALFORMED_BODY =
-  '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>'
+export type { ShapeAction, Verdict } from './fault-actions'
+export type { SessionFault } from './fault-matching'
 
 /** Bytes of a streamed answer kept to read its envelope code for the journal. */
 const TAP_LIMIT = 64 * 1024
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 const headerValue = (v: string | string[] | undefined): string | null =>
   typeof v === 'string' && v !== '' ? v : null
 
 /**
- * The layer in front of /api in both modes. It decides per request (session faults, then rules,
- * each in the request's scope and on its scope's clock), carries the decision out on the real
- * socket, and writes the journal.
+ * The layer in front of /api in both modes, in three parts: matching (./fault-matching.ts: which
+ * session fault or rule applies), actions (./fault-actions.ts: carrying it out on the real socket)
+ * and admin access (./admin-access.ts: who may drive it). This class ties them to the request's
+ * life (decide on arrival or once the body is read, shape the answer, write the journal) and
+ * keeps what testers set up per scope: scenarios, recordings, the journal.
  */
 export class FaultLayer {
-  readonly rules = new RuleStore()
+  readonly matcher: FaultMatcher
+  readonly actions = new FaultActions()
+  readonly access: AdminAccess
   journal: Journal | null = null
-  /** Proves a request came from the server itself; new at every start, never sent anywhere else. */
-  readonly internalKey = randomBytes(16).toString('hex')
-  private readonly sessionFaults = new Map<string, { fault: SessionFault; scope: string | null }>()
-  private readonly sessionLimits = new Map<string, SessionLimit & { scope: string | null }>()
-  private readonly pendingAny: PendingAny[] = []
   private readonly scenarios = new Map<string | null, string>()
-  private readonly hung = new Set<Socket>()
   /** Recordings in progress, by scope (null: every call). */
   readonly recorders = new Map<string | null, Recorder>()
-  private readonly sessionListeners = new Set<SessionListener>()
 
-  private adminToken: string | undefined
-
-  constructor(private readonly clock: EmuClock) {}
-
-  /** From now on every /__emu call must carry this token (none: the API is open). */
-  requireAdminToken(token: string | undefined): void {
-    this.adminToken = token
+  /** `adminToken`: EMU_ADMIN_TOKEN, which every /__emu call must then carry. */
+  constructor(
+    private readonly clock: EmuClock,
+    adminToken?: string,
+  ) {
+    this.matcher = new FaultMatcher(clock)
+    this.access = new AdminAccess(adminToken)
   }
 
-  /** The guard of /__emu: 401 without the admin token, 403 with a wrong one, nothing when it matches. */
-  checkAdmin(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
-    if (this.adminToken === undefined) return
-    const given = request.headers[ADMIN_TOKEN_HEADER]
-    if (given === undefined) {
-      return reply.code(401).send({ code: 401, msg: `缺少 ${ADMIN_TOKEN_HEADER}`, data: null })
-    }
-    if (!adminTokenMatches(given, this.adminToken)) {
-      return reply.code(403).send({ code: 403, msg: `${ADMIN_TOKEN_HEADER} 不正确`, data: null })
-    }
+  get rules() {
+    return this.matcher.rules
+  }
+
+  /** Proves a request came from the server itself (see AdminAccess). */
+  get internalKey(): string {
+    return this.access.internalKey
   }
 
   /** x-emu-scope, else the session token, else null (global). */
@@ -102,54 +64,24 @@ export class FaultLayer {
     this.journal = capacity > 0 ? new Journal(capacity) : null
   }
 
-  /** A call the server made to itself; the marker is removed so it never travels upstream. */
-  isInternal(request: FastifyRequest): boolean {
-    const marked = request.headers[INTERNAL_HEADER]
-    if (marked === undefined) return false
-    delete request.headers[INTERNAL_HEADER]
-    return marked === this.internalKey
-  }
-
-  /**
-   * The next call with this token gets body code 10001 (expire) or HTTP 401 (revoke), and so
-   * does every later one. `any`: the next call in the scope that carries a token, whichever.
-   */
   failSession(token: string, fault: SessionFault, scope: string | null = null): void {
-    if (token === ANY_SESSION) {
-      this.pendingAny.push({ scope, fault })
-      return
-    }
-    this.sessionFaults.set(token, { fault, scope })
-    for (const l of this.sessionListeners) l(token, fault)
+    this.matcher.failSession(token, fault, scope)
   }
 
-  /** Ends a session after a number of further requests or after ms on the scope's clock. */
-  limitSession(token: string, limit: SessionLimitInput, scope: string | null = null): void {
-    if (token === ANY_SESSION) {
-      this.pendingAny.push({ scope, limit })
-      return
-    }
-    const entry: SessionLimit & { scope: string | null } = { scope }
-    if (limit.requests !== undefined) entry.requestsLeft = limit.requests
-    if (limit.ms !== undefined) entry.expiresAt = this.clock.nowFor(scope ?? token) + limit.ms
-    this.sessionLimits.set(token, entry)
+  limitSession(
+    token: string,
+    limit: { requests?: number | undefined; ms?: number | undefined },
+    scope: string | null = null,
+  ): void {
+    this.matcher.limitSession(token, limit, scope)
   }
 
-  onSessionFault(listener: SessionListener): void {
-    this.sessionListeners.add(listener)
+  onSessionFault(listener: (token: string, fault: SessionFault) => void): void {
+    this.matcher.onSessionFault(listener)
   }
 
-  /** Session faults in force; tokens shortened, since the list is shown. */
   sessionFaultList(): { token: string; fault: SessionFault; scope: string | null }[] {
-    const shown = [...this.sessionFaults].map(([token, v]) => ({
-      token: tokenKey(token),
-      fault: v.fault,
-      scope: v.scope,
-    }))
-    for (const p of this.pendingAny) {
-      shown.push({ token: ANY_SESSION, fault: p.fault ?? 'expire', scope: p.scope })
-    }
-    return shown
+    return this.matcher.sessionFaultList()
   }
 
   setScenario(scope: string | null, name: string): void {
@@ -189,9 +121,7 @@ export class FaultLayer {
     if (scope === undefined) this.recorders.clear()
     else this.recorders.delete(scope)
     if (scope === undefined) {
-      this.sessionFaults.clear()
-      this.sessionLimits.clear()
-      this.pendingAny.length = 0
+      this.matcher.clearSessions()
       this.scenarios.clear()
       this.clock.dropScope()
       return
@@ -206,49 +136,13 @@ export class FaultLayer {
    */
   clearSetup(scope: string | null): void {
     this.rules.clear(scope)
-    for (const [token, v] of this.sessionFaults) {
-      if (v.scope === scope || (scope !== null && token === scope)) this.sessionFaults.delete(token)
-    }
-    for (const [token, v] of this.sessionLimits) {
-      if (v.scope === scope || (scope !== null && token === scope)) this.sessionLimits.delete(token)
-    }
-    for (let i = this.pendingAny.length - 1; i >= 0; i--) {
-      if (this.pendingAny[i]?.scope === scope) this.pendingAny.splice(i, 1)
-    }
+    this.matcher.clearSessions(scope)
     this.scenarios.delete(scope)
   }
 
   /** Sockets left hanging are closed when the server shuts down. */
   closeHung(): void {
-    for (const s of this.hung) s.destroy()
-    this.hung.clear()
-  }
-
-  /** The session part of the decision: a failed session answers before any rule. */
-  private sessionVerdict(token: string | null, scope: string | null, now: number): SessionFault | null {
-    if (!token) return null
-    if (this.pendingAny.length > 0) {
-      const i = this.pendingAny.findIndex((p) => p.scope === null || p.scope === scope)
-      const pending = this.pendingAny[i]
-      if (pending) {
-        this.pendingAny.splice(i, 1)
-        if (pending.fault) this.failSession(token, pending.fault, pending.scope)
-        if (pending.limit) this.limitSession(token, pending.limit, pending.scope)
-      }
-    }
-    const failed = this.sessionFaults.get(token)
-    if (failed) return failed.fault
-    const limit = this.sessionLimits.get(token)
-    if (!limit) return null
-    let expired = limit.expiresAt !== undefined && now >= limit.expiresAt
-    if (!expired && limit.requestsLeft !== undefined) {
-      if (limit.requestsLeft <= 0) expired = true
-      else limit.requestsLeft--
-    }
-    if (!expired) return null
-    this.sessionLimits.delete(token)
-    this.failSession(token, 'expire', limit.scope)
-    return 'expire'
+    this.actions.closeHung()
   }
 
   /**
@@ -261,7 +155,7 @@ export class FaultLayer {
     const header = headerValue(request.headers[SCOPE_HEADER])
     const scope = header ?? token
     const now = this.clock.nowFor(scope)
-    const internal = this.isInternal(request)
+    const internal = this.access.isInternal(request)
     let entry: JournalRecord | null = null
     if (this.journal && !internal) {
       const scopeKey = header ?? (token ? tokenKey(token) : null)
@@ -278,7 +172,7 @@ export class FaultLayer {
     if (entry) this.track(entry, request, reply)
     if (internal) return
 
-    const verdict = this.sessionVerdict(token, scope, now)
+    const verdict = this.matcher.sessionVerdict(token, scope, now)
     if (verdict) {
       request.faultNote = `session:${verdict}`
       if (entry) entry.fault = { kind: 'session', ruleId: null, label: null, action: verdict }
@@ -289,26 +183,13 @@ export class FaultLayer {
       }
       return true
     }
-    const facts = this.facts(request, scope, now)
+    const facts = this.matcher.facts(request, scope, now)
     if (hasBody(request) && this.rules.needsBody(facts)) {
       // A rule tests body fields: decide once the body is read (decideWithBody, from preParsing).
       request.faultFacts = facts
       return
     }
-    return this.fire(this.rules.decide(facts), facts, request, reply, entry)
-  }
-
-  private facts(request: FastifyRequest, scope: string | null, now: number): RequestFacts {
-    const url = request.url
-    const q = url.indexOf('?')
-    return {
-      method: request.method,
-      path: q < 0 ? url : url.slice(0, q),
-      scope,
-      now,
-      query: () => queryFields(url),
-      headers: () => headerFields(request.headers),
-    }
+    return this.fire(this.matcher.decide(facts), request, reply, entry)
   }
 
   /**
@@ -330,13 +211,12 @@ export class FaultLayer {
     const body = Object.assign(Readable.from([bytes]), { receivedEncodedLength: bytes.length })
     if (!facts) return { verdict: undefined, body }
     const type = request.headers['content-type']
-    const withBody = { ...facts, body: () => bodyFields(bytes, type) }
-    return { verdict: this.fire(this.rules.decide(withBody), withBody, request, reply, entry), body }
+    const withBody = this.matcher.withBody(facts, bytes, type)
+    return { verdict: this.fire(this.matcher.decide(withBody), request, reply, entry), body }
   }
 
   private fire(
     firing: Firing | null,
-    facts: RequestFacts,
     request: FastifyRequest,
     reply: FastifyReply,
     entry: JournalRecord | null,
@@ -351,8 +231,7 @@ export class FaultLayer {
         action: firing.action.type,
       }
     }
-    const action = templated(firing, facts)
-    return this.apply({ ...firing, action }, request, reply, entry)
+    return this.actions.apply(firing, request, reply, entry)
   }
 
   /** Completes the journal entry when the connection is done with the request, however that happens. */
@@ -369,92 +248,6 @@ export class FaultLayer {
     request.journalDone = done
     // `on`, not `once`: done is idempotent, and the listener goes with the response.
     reply.raw.on('close', done)
-  }
-
-  private apply(
-    { action, random }: Firing,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    entry: JournalRecord | null,
-  ): Verdict {
-    switch (action.type) {
-      case 'envelope': {
-        const body: Record<string, unknown> = { code: action.code }
-        if (action.msg !== undefined) body.msg = action.msg
-        if (action.message !== undefined) body.message = action.message
-        body.data = action.data ?? null
-        reply.code(200).send(body)
-        return true
-      }
-      case 'status': {
-        if (action.headers) reply.headers(action.headers)
-        const body = action.body ?? { code: action.status, msg: statusMessage(action.status), data: null }
-        reply.code(action.status)
-        if (typeof body === 'string') reply.type('text/plain; charset=utf-8')
-        reply.send(body)
-        return true
-      }
-      case 'delay':
-        return sleep(delayMs(action, random))
-      case 'hang': {
-        if (entry) entry.outcome = 'hang'
-        reply.hijack()
-        const socket = request.raw.socket
-        this.hung.add(socket)
-        socket.once('close', () => this.hung.delete(socket))
-        return true
-      }
-      case 'reset': {
-        if (entry) entry.outcome = 'reset'
-        reply.hijack()
-        const socket = request.raw.socket
-        if (action.after === 'head') {
-          // A status line and headers announcing a body, part of it, then the reset: bytes of an
-          // answer arrived, so the browser reports the failure instead of retrying.
-          socket.write(
-            'HTTP/1.1 200 OK\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: 64\r\n\r\n{"code":',
-            () => setTimeout(() => socket.resetAndDestroy(), 20),
-          )
-        } else socket.resetAndDestroy()
-        return true
-      }
-      case 'timeout': {
-        if (entry) entry.outcome = 'timeout'
-        reply.hijack()
-        const socket = request.raw.socket
-        this.hung.add(socket)
-        const timer = setTimeout(() => socket.destroy(), action.ms)
-        socket.once('close', () => {
-          clearTimeout(timer)
-          this.hung.delete(socket)
-        })
-        return true
-      }
-      case 'latency': {
-        const jitter = action.jitterMs ?? 0
-        const ms = Math.max(0, action.ms + Math.round((random() * 2 - 1) * jitter))
-        return sleep(ms)
-      }
-      case 'bandwidth':
-      case 'slicer':
-      case 'slowClose':
-        request.shapeReply = action
-        return undefined
-      case 'empty':
-        if (entry) entry.outcome = 'empty'
-        reply.hijack()
-        request.raw.socket.destroy()
-        return true
-      case 'malformed':
-        reply
-          .code(200)
-          .type('application/json; charset=utf-8')
-          .send(action.body ?? MALFORMED_BODY)
-        return true
-      case 'truncate':
-        request.truncateReply = true
-        return undefined
-    }
   }
 
   /**
@@ -476,7 +269,7 @@ export class FaultLayer {
     }
     if (request.truncateReply) {
       if (request.journalEntry) request.journalEntry.outcome = 'truncated'
-      return FaultLayer.truncate(payload, reply)
+      return FaultActions.truncate(payload, reply)
     }
     const entry = request.journalEntry
     if (!entry) return payload
@@ -523,164 +316,6 @@ export class FaultLayer {
     if (!entry || !journal || !hasBody(request)) return payload
     return tapBody(payload, (kept, bytes) => journal.setRequestBody(entry, kept, bytes), BODY_KEEP)
   }
-
-  /**
-   * onSend half of `truncate`: the full length is announced, half the bytes are sent, then the
-   * connection is closed (after those bytes are flushed), so the client sees a body cut short.
-   */
-  static async truncate(payload: unknown, reply: FastifyReply): Promise<Readable> {
-    const full = await toBuffer(payload)
-    reply.header('content-length', full.length)
-    reply.removeHeader('transfer-encoding')
-    const half = full.subarray(0, Math.floor(full.length / 2))
-    reply.header('connection', 'close')
-    const res = reply.raw
-    // Once the head and the half are queued on the socket, end it there: end() flushes them first.
-    const cut = () => {
-      const socket = res.socket
-      if (!socket || socket.destroyed) return
-      if (res.headersSent) socket.end(() => socket.destroy())
-      else setImmediate(cut)
-    }
-    let pushed = false
-    return new Readable({
-      read() {
-        if (pushed) return
-        pushed = true
-        this.push(half)
-        setImmediate(cut)
-      },
-    })
-  }
-}
-
-/** The message of a `status` fault without a body: what the app would show for that status. */
-export function statusMessage(status: number): string {
-  if (status === 401 || status === 403) return MSG.sessionExpired
-  if (status === 404) return SERVER_MSG.notFound
-  if (status === 413) return SERVER_MSG.payloadTooLarge
-  if (status === 429) return SERVER_MSG.rateLimited
-  if (status === 400 || status === 422) return SERVER_MSG.invalidInput
-  if (status >= 500) return SERVER_MSG.internal
-  return MSG.requestFailed
-}
-
-/** A stub answer with `{{…}}` filled from the request, when its action asks for it. */
-function templated(firing: Firing, facts: RequestFacts): FaultAction {
-  const action = firing.action
-  if (!('template' in action) || action.template !== true) return action
-  let query: Fields | null = null
-  let headers: Fields | null = null
-  let body: Fields | null = null
-  const value = (name: string): string | number | undefined => {
-    if (name === 'counter') return firing.rule.fired
-    if (name === 'now') return facts.now
-    if (name === 'nowIso') return new Date(facts.now).toISOString()
-    if (name === 'request.path') return facts.path
-    if (name === 'request.method') return facts.method
-    const m = /^request\.(query|headers|body)\.(.+)$/.exec(name)
-    if (!m?.[2]) return undefined
-    const part = m[1]
-    let fields: Fields
-    if (part === 'query') {
-      query ??= facts.query?.() ?? new Map()
-      fields = query
-    } else if (part === 'headers') {
-      headers ??= facts.headers?.() ?? new Map()
-      fields = headers
-    } else {
-      body ??= facts.body?.() ?? new Map()
-      fields = body
-    }
-    return fields.get(part === 'headers' ? m[2].toLowerCase() : m[2])?.[0]
-  }
-  const fill = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const whole = /^\{\{\s*(counter|now)\s*\}\}$/.exec(v)
-      if (whole?.[1]) return value(whole[1])
-      return v.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (all, name: string) => {
-        const got = value(name)
-        return got === undefined ? all : String(got)
-      })
-    }
-    if (Array.isArray(v)) return v.map(fill)
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]))
-    return v
-  }
-  if (action.type === 'envelope') {
-    return {
-      ...action,
-      ...(action.msg === undefined ? {} : { msg: String(fill(action.msg)) }),
-      ...(action.message === undefined ? {} : { message: String(fill(action.message)) }),
-      data: fill(action.data ?? null),
-    }
-  }
-  if (action.type === 'status') return { ...action, body: fill(action.body) }
-  return action
-}
-
-export type ShapeAction = Extract<FaultAction, { type: 'bandwidth' | 'slicer' | 'slowClose' }>
-
-/**
- * The answer's bytes, sent the way the action says: at a bandwidth, in slices, or whole with its
- * end held back. The head goes out at once; for bandwidth and slicer it announces the full length.
- */
-export function shapeAnswer(action: ShapeAction, body: Buffer, reply: FastifyReply): Readable {
-  reply.removeHeader('transfer-encoding')
-  let chunks: Buffer[]
-  let gapMs: number
-  let holdMs = 0
-  if (action.type === 'slowClose') {
-    // No length: the body ends only when the stream does, so the client waits for the close.
-    reply.removeHeader('content-length')
-    chunks = [body]
-    gapMs = 0
-    holdMs = action.ms
-  } else {
-    reply.header('content-length', body.length)
-    const size =
-      action.type === 'slicer' ? action.chunkBytes : Math.max(1, Math.floor(action.bytesPerSecond / 10))
-    gapMs = action.type === 'slicer' ? action.delayMs : Math.round((size / action.bytesPerSecond) * 1000)
-    chunks = []
-    for (let i = 0; i < body.length; i += size) chunks.push(body.subarray(i, i + size))
-  }
-  let i = 0
-  let timer: NodeJS.Timeout | undefined
-  return new Readable({
-    read() {
-      if (timer) return
-      const next = chunks[i++]
-      if (next === undefined) {
-        timer = setTimeout(() => this.push(null), holdMs)
-        return
-      }
-      const send = () => {
-        timer = undefined
-        this.push(next)
-      }
-      if (i === 1 || gapMs === 0) send()
-      else timer = setTimeout(send, gapMs)
-    },
-    destroy(err, cb) {
-      clearTimeout(timer)
-      cb(err)
-    },
-  })
-}
-
-const digest = (s: string) => createHash('sha256').update(s).digest()
-
-/** Constant-time: compares digests, so neither the length nor a prefix of the token leaks. */
-export function adminTokenMatches(given: unknown, expected: string): boolean {
-  if (typeof given !== 'string') return false
-  return timingSafeEqual(digest(given), digest(expected))
-}
-
-function delayMs(action: Extract<FaultAction, { type: 'delay' }>, random: () => number): number {
-  if (action.ms !== undefined) return action.ms
-  const min = action.minMs ?? 0
-  const max = Math.max(min, action.maxMs ?? min)
-  return min + Math.floor(random() * (max - min + 1))
 }
 
 const isJson = (type: unknown): boolean => typeof type === 'string' && type.includes('json')
@@ -751,18 +386,4 @@ async function readAll(payload: Readable, limit: number): Promise<Buffer> {
     chunks.push(buf)
   }
   return Buffer.concat(chunks)
-}
-
-async function toBuffer(payload: unknown): Promise<Buffer> {
-  if (payload === null || payload === undefined) return Buffer.alloc(0)
-  if (Buffer.isBuffer(payload)) return payload
-  if (typeof payload === 'string') return Buffer.from(payload)
-  if (payload instanceof Readable || (typeof payload === 'object' && Symbol.asyncIterator in payload)) {
-    const chunks: Buffer[] = []
-    for await (const chunk of payload as AsyncIterable<Buffer | string>) {
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
-    }
-    return Buffer.concat(chunks)
-  }
-  return Buffer.from(JSON.stringify(payload))
 }

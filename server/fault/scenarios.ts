@@ -15,7 +15,7 @@ import {
 import { CODE, isSuccessCode } from '../../shared/envelope'
 import type { EmuClock } from '../emulator/clock'
 import { ApiError } from '../http/api-error'
-import { INTERNAL_HEADER } from './fault-layer'
+import { INTERNAL_HEADER } from './admin-access'
 import { assertSessionToken } from './session-tokens'
 
 /** A scenario file that does not parse, named with its file. */

@@ -29,9 +29,9 @@ const isControl = (url: string) => url === '/__emu' || url.startsWith('/__emu/')
 
 /** The fault layer in front of /api, the same in both modes. */
 export const faultLayerPlugin = fp(
-  async (app, opts: { clock: EmuClock }) => {
+  async (app, opts: { clock: EmuClock; adminToken?: string | undefined }) => {
     const { clock } = opts
-    const layer = new FaultLayer(clock)
+    const layer = new FaultLayer(clock, opts.adminToken)
     app.decorate('faults', layer)
     app.decorateRequest('faultNote', null)
     app.decorateRequest('truncateReply', false)
@@ -53,7 +53,7 @@ export const faultLayerPlugin = fp(
         return
       }
       // Root-level, so it guards every domain's /__emu routes, whoever registers them.
-      if (isControl(url) && layer.checkAdmin(request, reply)) return
+      if (isControl(url) && layer.access.check(request, reply)) return
       done()
     })
     // Entered again after the body is parsed, since parsing runs in the socket's context. Only

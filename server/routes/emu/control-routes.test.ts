@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EmuClient, EmuControlError } from '../../../scripts/emu/emu-client'
-import { adminTokenMatches } from '../../fault/fault-layer'
+import { adminTokenMatches } from '../../fault/admin-access'
 import { ADMIN_TOKEN, type LiveServer, liveLogin, startLive } from '../../fault/live-servers'
 import { ROOT_DIR } from '../../paths'
 
