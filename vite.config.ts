@@ -191,6 +191,8 @@ function serviceWorker(): Plugin[] {
 
 export default defineConfig({
   root: fileURLToPath(new URL('./client', import.meta.url)),
+  // @client/…, @shared/…, @server/… as tsconfig.json's paths say.
+  resolve: { tsconfigPaths: true },
   plugins: [
     react(),
     zodWithoutJsonSchema(),

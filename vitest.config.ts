@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  // @client/…, @shared/…, @server/… as tsconfig.json's paths say.
+  resolve: { tsconfigPaths: true },
   test: {
     include: [
       'client/**/*.test.{ts,tsx}',

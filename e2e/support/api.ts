@@ -1,7 +1,7 @@
-import { IDEMPOTENCY_HEADER, SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
-import type { BodyOf, DataOf, Endpoint, QueryOf } from '../../shared/contract/endpoint'
-import { encodeBody, pathWithQuery } from '../../shared/contract/request'
-import { envelopeMessage, isSuccessCode, looseEnvelopeSchema } from '../../shared/envelope'
+import { IDEMPOTENCY_HEADER, SCOPE_HEADER, TOKEN_HEADER } from '@shared/constants'
+import type { BodyOf, DataOf, Endpoint, QueryOf } from '@shared/contract/endpoint'
+import { encodeBody, pathWithQuery } from '@shared/contract/request'
+import { envelopeMessage, isSuccessCode, looseEnvelopeSchema } from '@shared/envelope'
 import { baseUrl } from './emu'
 
 /**

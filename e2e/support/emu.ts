@@ -1,5 +1,5 @@
-import { SCOPE_HEADER } from '../../shared/constants'
-import type { FaultRuleInput, JournalFilter } from '../../shared/emu-control'
+import { SCOPE_HEADER } from '@shared/constants'
+import type { FaultRuleInput, JournalFilter } from '@shared/emu-control'
 
 /** The tester's API (/__emu) and the account endpoints, called directly with fetch. */
 

@@ -1,5 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test'
-import { STORAGE_KEY } from '../../shared/storage-keys'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { baseUrl, clearFaults, type LoginResult, login, scopeHeader } from './emu'
 
 /**

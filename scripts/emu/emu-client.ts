@@ -1,5 +1,4 @@
-import { z } from 'zod'
-import { SCOPE_HEADER } from '../../shared/constants'
+import { SCOPE_HEADER } from '@shared/constants'
 import {
   type Activation,
   ADMIN_TOKEN_HEADER,
@@ -33,7 +32,8 @@ import {
   scenarioSummarySchema,
   type Verification,
   verificationSchema,
-} from '../../shared/emu-control'
+} from '@shared/emu-control'
+import { z } from 'zod'
 
 /** The demo player the emulator seeds. */
 export const DEMO_PLAYER = { phone: '13800138000', password: 'demo1234' } as const

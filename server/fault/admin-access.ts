@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { ADMIN_TOKEN_HEADER } from '@shared/emu-control'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ADMIN_TOKEN_HEADER } from '../../shared/emu-control'
 
 /** Header that marks the calls the server makes to itself (scenario steps): the layer lets them by. */
 export const INTERNAL_HEADER = 'x-emu-internal'

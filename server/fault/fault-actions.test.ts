@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http'
+import { CODE } from '@shared/envelope'
+import { MSG } from '@shared/messages'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EmuClient } from '../../scripts/emu/emu-client'
-import { CODE } from '../../shared/envelope'
-import { MSG } from '../../shared/messages'
 import { type LiveServer, liveLogin, startLive } from './live-servers'
 
 /** What a raw HTTP call ended with: an answer with its bytes, or a socket error. */

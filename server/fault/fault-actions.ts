@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
+import type { FaultAction } from '@shared/emu-control'
+import { MSG, SERVER_MSG } from '@shared/messages'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { FaultAction } from '../../shared/emu-control'
-import { MSG, SERVER_MSG } from '../../shared/messages'
 import type { JournalRecord } from './journal'
 import type { Firing } from './rule-store'
 

@@ -1,5 +1,5 @@
+import { ANY_SESSION, type FaultAction } from '@shared/emu-control'
 import type { FastifyRequest } from 'fastify'
-import { ANY_SESSION, type FaultAction } from '../../shared/emu-control'
 import type { EmuClock } from '../emulator/clock'
 import { tokenKey } from './journal'
 import { bodyFields, type Fields, headerFields, queryFields } from './request-fields'

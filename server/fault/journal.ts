@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
-import type { FieldTest, JournalEntry, JournalFilter } from '../../shared/emu-control'
-import { journalFilterSchema } from '../../shared/emu-control'
+import type { FieldTest, JournalEntry, JournalFilter } from '@shared/emu-control'
+import { journalFilterSchema } from '@shared/emu-control'
 import { globToRegExp } from './glob'
 import {
   bodyFields,

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { scenarioSchema } from '@shared/emu-control'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EmuClient } from '../../scripts/emu/emu-client'
-import { scenarioSchema } from '../../shared/emu-control'
 import { type LiveServer, startLive } from './live-servers'
 
 let live: LiveServer | undefined

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { FaultRuleInput, Recording, recordStartSchema, ScenarioInput } from '@shared/emu-control'
 import type { z } from 'zod'
-import type { FaultRuleInput, Recording, recordStartSchema, ScenarioInput } from '../../shared/emu-control'
 import { globToRegExp } from './glob'
 import { type FieldCheck, fieldChecks, headerFields, queryFields } from './request-fields'
 

@@ -1,6 +1,6 @@
-import type { FieldTest } from '../../shared/emu-control'
+import type { FieldTest } from '@shared/emu-control'
 
-export { parseFieldTest } from '../../shared/emu-control'
+export { parseFieldTest } from '@shared/emu-control'
 
 /**
  * The parts of a request rules and journal filters look at: query parameters, headers and body

@@ -1,5 +1,5 @@
+import type { FaultRuleInput } from '@shared/emu-control'
 import { describe, expect, it } from 'vitest'
-import type { FaultRuleInput } from '../../shared/emu-control'
 import { globToRegExp } from './glob'
 import { type RequestFacts, RuleStore } from './rule-store'
 

@@ -6,7 +6,7 @@ import {
   faultRuleInputSchema,
   type MachineState,
   STARTED,
-} from '../../shared/emu-control'
+} from '@shared/emu-control'
 import { globToRegExp } from './glob'
 import { type FieldCheck, type Fields, fieldChecks } from './request-fields'
 import { seededRandom } from './rng'

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { FastifyInstance } from 'fastify'
-import { SCOPE_HEADER, TOKEN_HEADER } from '../../shared/constants'
+import { SCOPE_HEADER, TOKEN_HEADER } from '@shared/constants'
 import {
   type Activation,
   ADMIN_TOKEN_HEADER,
@@ -11,8 +10,9 @@ import {
   type Scenario,
   type ScenarioStep,
   scenarioSchema,
-} from '../../shared/emu-control'
-import { CODE, isSuccessCode } from '../../shared/envelope'
+} from '@shared/emu-control'
+import { CODE, isSuccessCode } from '@shared/envelope'
+import type { FastifyInstance } from 'fastify'
 import type { EmuClock } from '../emulator/clock'
 import { ApiError } from '../http/api-error'
 import { INTERNAL_HEADER } from './admin-access'

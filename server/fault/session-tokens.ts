@@ -1,6 +1,6 @@
+import { ANY_SESSION } from '@shared/emu-control'
+import { CODE } from '@shared/envelope'
 import type { FastifyInstance } from 'fastify'
-import { ANY_SESSION } from '../../shared/emu-control'
-import { CODE } from '../../shared/envelope'
 import { ApiError } from '../http/api-error'
 
 /** What a session token can look like on the wire: visible characters, no spaces, no ellipsis. */

@@ -1,5 +1,5 @@
-import { CODE } from '../../shared/envelope'
-import { MSG, SERVER_MSG } from '../../shared/messages'
+import { CODE } from '@shared/envelope'
+import { MSG, SERVER_MSG } from '@shared/messages'
 
 /** A refusal the client should show: answered as an envelope with this code and message. */
 export class ApiError extends Error {

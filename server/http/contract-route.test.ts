@@ -1,8 +1,8 @@
+import type { Endpoint } from '@shared/contract/endpoint'
+import { ENDPOINTS } from '@shared/contract/registry'
+import { looseEnvelopeSchema } from '@shared/envelope'
+import { MSG } from '@shared/messages'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Endpoint } from '../../shared/contract/endpoint'
-import { ENDPOINTS } from '../../shared/contract/registry'
-import { looseEnvelopeSchema } from '../../shared/envelope'
-import { MSG } from '../../shared/messages'
 import { createTestApp, type TestApp } from '../test-support/test-app'
 
 let t: TestApp

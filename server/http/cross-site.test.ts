@@ -1,6 +1,6 @@
+import { CODE } from '@shared/envelope'
+import { SERVER_MSG } from '@shared/messages'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CODE } from '../../shared/envelope'
-import { SERVER_MSG } from '../../shared/messages'
 import { createTestApp, type TestApp } from '../test-support/test-app'
 
 let t: TestApp

@@ -1,6 +1,6 @@
+import { describeIssues, requestErrorMap } from '@shared/contract/issues'
 import type { FastifySchemaCompiler } from 'fastify'
 import { z } from 'zod'
-import { describeIssues, requestErrorMap } from '../../shared/contract/issues'
 
 /** A request the contract refuses: the message names each bad field. */
 export class RequestValidationError extends Error {

@@ -1,7 +1,7 @@
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
+import { ENDPOINTS } from '@shared/contract/registry'
 import type { FastifyInstance } from 'fastify'
-import { ENDPOINTS } from '../../shared/contract/registry'
 import { buildOpenApi } from '../openapi'
 
 /** OpenAPI from the contract at /api-docs (UI) and /api-docs/json. */

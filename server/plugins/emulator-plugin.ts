@@ -1,6 +1,6 @@
+import { TOKEN_HEADER } from '@shared/constants'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { TOKEN_HEADER } from '../../shared/constants'
 import type { Config } from '../config'
 import { demoLogin } from '../emulator/account/account-seeder'
 import type { Emulator } from '../emulator/emulator'

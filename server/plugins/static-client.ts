@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
+import { CODE } from '@shared/envelope'
+import { SERVER_MSG } from '@shared/messages'
 import type { FastifyInstance } from 'fastify'
-import { CODE } from '../../shared/envelope'
-import { SERVER_MSG } from '../../shared/messages'
 import { failure } from '../http/envelope'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'

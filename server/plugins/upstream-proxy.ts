@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { Readable } from 'node:stream'
 import fastifyHttpProxy from '@fastify/http-proxy'
+import { CODE } from '@shared/envelope'
+import { SERVER_MSG } from '@shared/messages'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type Dispatcher, Pool } from 'undici'
-import { CODE } from '../../shared/envelope'
-import { SERVER_MSG } from '../../shared/messages'
 import { failure } from '../http/envelope'
 import { API_HEADERS } from './security'
 

@@ -1,7 +1,7 @@
+import { ENDPOINTS } from '@shared/contract/registry'
+import { failureEnvelopeSchema, successEnvelopeSchema } from '@shared/envelope'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { z } from 'zod'
-import { ENDPOINTS } from '../../shared/contract/registry'
-import { failureEnvelopeSchema, successEnvelopeSchema } from '../../shared/envelope'
 
 /** An answer as a test reads it. Reading `data` of a refusal fails the test. */
 export interface Answer<T> {

@@ -20,11 +20,21 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
+/** tsconfig.json's path aliases, as folders. */
+const ROOT = resolve(CLIENT, '..', '..')
+const ALIASES: Record<string, string> = {
+  '@client/': resolve(ROOT, 'client', 'src'),
+  '@server/': resolve(ROOT, 'server'),
+  '@shared/': resolve(ROOT, 'shared'),
+}
+
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
   return [...text.matchAll(IMPORT)].flatMap((m) => {
-    const spec = m[1] ?? m[2]
-    return spec?.startsWith('.') ? [resolve(file, '..', spec)] : []
+    const spec = m[1] ?? m[2] ?? ''
+    if (spec.startsWith('.')) return [resolve(file, '..', spec)]
+    const alias = Object.keys(ALIASES).find((a) => spec.startsWith(a))
+    return alias ? [resolve(ALIASES[alias] ?? '', spec.slice(alias.length))] : []
   })
 }
 

@@ -1,4 +1,4 @@
-import { MICRO_DECIMALS } from '../../../shared/money'
+import { MICRO_DECIMALS } from '@shared/money'
 
 /**
  * Keeps what a player types into an amount field to digits and one point with at most `places`

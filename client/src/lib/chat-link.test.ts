@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
+
+import { CHAT_FALLBACK_MS } from '@shared/constants'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { CHAT_FALLBACK_MS } from '../../../shared/constants'
 import { browserEnv, type ChatEnv, detectDevice, openChat } from './chat-link'
 
 const UA = {

@@ -1,4 +1,4 @@
-import { CHAT_FALLBACK_MS } from '../../../shared/constants'
+import { CHAT_FALLBACK_MS } from '@shared/constants'
 
 export interface ChatLinks {
   /** The messenger app's own scheme, e.g. `tg://resolve?domain=…`. */

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
+
+import { TOAST_DURATION_MS } from '@shared/constants'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { TOAST_DURATION_MS } from '../../../shared/constants'
 import { copyText, copyWithTextarea, type ToastRequest } from './copy'
 import { clearToast } from './toast'
 

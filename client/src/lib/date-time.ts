@@ -4,7 +4,7 @@
  * in CST whatever the device's zone, and pages that show times say so with TIME_ZONE_NOTE.
  */
 
-import { BUSINESS_UTC_OFFSET_MS } from '../../../shared/business-day'
+import { BUSINESS_UTC_OFFSET_MS } from '@shared/business-day'
 
 /** What the shown times are, in words the player knows. */
 export const TIME_ZONE_LABEL = '北京时间'

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
+
+import { DEBOUNCE_MS } from '@shared/constants'
 import { act, renderHook } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { DEBOUNCE_MS } from '../../../shared/constants'
 import { debounce, useDebouncedCallback } from './debounce'
 
 beforeEach(() => {

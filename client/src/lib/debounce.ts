@@ -1,5 +1,5 @@
+import { DEBOUNCE_MS } from '@shared/constants'
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
-import { DEBOUNCE_MS } from '../../../shared/constants'
 
 export interface Debounced<A extends unknown[]> {
   (...args: A): void

@@ -1,5 +1,5 @@
+import { newPasswordField, PASSWORD_MSG } from '@shared/contract/fields'
 import { describe, expect, it } from 'vitest'
-import { newPasswordField, PASSWORD_MSG } from '../../../shared/contract/fields'
 import { schemaRule } from './form-rules'
 
 const check = (value: string) => schemaRule(newPasswordField).validator?.(undefined, value)

@@ -1,7 +1,7 @@
+import { AWARD_HIGHLIGHT } from '@shared/constants'
+import { formatMicro, toMicro } from '@shared/money'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { AWARD_HIGHLIGHT } from '../../../shared/constants'
-import { formatMicro, toMicro } from '../../../shared/money'
 import { awardParts, formatBalance, mask, truncate } from './format'
 
 const HASH = '0000000005f5e100ff04c02e43c69f29cd97bdd469a12b0d171a09b933ec36e5'

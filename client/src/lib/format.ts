@@ -1,5 +1,5 @@
-import { AWARD_HIGHLIGHT, MASK_STARS } from '../../../shared/constants'
-import { formatMoney, toMicro } from '../../../shared/money'
+import { AWARD_HIGHLIGHT, MASK_STARS } from '@shared/constants'
+import { formatMoney, toMicro } from '@shared/money'
 
 const ELLIPSIS = '...'
 

@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
 import type { AddressInfo } from 'node:net'
+import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
+import { REQUEST_TIMEOUT_MS } from '@shared/constants'
+import { getBalance, login, sendSms, userInfo } from '@shared/contract/account'
+import type { FaultRuleInput } from '@shared/emu-control'
+import { MSG } from '@shared/messages'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createTestApp, DEMO, type TestApp } from '../../../server/test-support/test-app'
-import { REQUEST_TIMEOUT_MS } from '../../../shared/constants'
-import { getBalance, login, sendSms, userInfo } from '../../../shared/contract/account'
-import type { FaultRuleInput } from '../../../shared/emu-control'
-import { MSG } from '../../../shared/messages'
-import { STORAGE_KEY } from '../../../shared/storage-keys'
 import { happyDom } from '../test-support/happy-dom'
 import { connectivity } from './connectivity'
 import { ApiError, callApi, newIdempotencyKey, setApiOrigin, showsLoadingToast } from './http'
@@ -158,7 +158,7 @@ describe('callApi against the emulator', () => {
       match: { path: '/api/api2/announcement' },
       action: { type: 'envelope', code: 4321, ...texts },
     })
-    const { announcement } = await import('../../../shared/contract/account')
+    const { announcement } = await import('@shared/contract/account')
     const err = await rejection(callApi(announcement))
     expect(err.kind).toBe('business')
     expect(err.message).toBe(shown)
@@ -172,7 +172,7 @@ describe('callApi against the emulator', () => {
       match: { path: '/api/api2/announcement' },
       action: { type: 'status', status: 404, body: 'Not Found' },
     })
-    const { announcement } = await import('../../../shared/contract/account')
+    const { announcement } = await import('@shared/contract/account')
     const shown = vi.spyOn(toast, 'showToast')
     try {
       // A loud call asks for its toast before it rejects; a quiet one never does.
@@ -190,7 +190,7 @@ describe('callApi against the emulator', () => {
 
   it('reports a connection reset as a network error', async () => {
     await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'reset' } })
-    const { announcement } = await import('../../../shared/contract/account')
+    const { announcement } = await import('@shared/contract/account')
     const err = await rejection(callApi(announcement))
     expect(err.kind).toBe('network')
     await expectToast(MSG.network)
@@ -198,7 +198,7 @@ describe('callApi against the emulator', () => {
 
   it('gives up after 10 s with the timeout message', async () => {
     await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'hang' } })
-    const { announcement } = await import('../../../shared/contract/account')
+    const { announcement } = await import('@shared/contract/account')
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     let err: ApiError
     try {
@@ -251,7 +251,7 @@ describe('a busy server and a lost connection', () => {
 
   it('asks again once after a 503 on a read, and the player sees nothing when that works', async () => {
     await addFault({ match: { path: '/api/api2/announcement' }, action: busy, times: 1 })
-    const { announcement } = await import('../../../shared/contract/account')
+    const { announcement } = await import('@shared/contract/account')
     const call = await shownDuring(() => callApi(announcement))
     expect(call.result.status).toBe('fulfilled')
     expect(call.texts).not.toContain('服务繁忙')
@@ -259,7 +259,7 @@ describe('a busy server and a lost connection', () => {
 
   it('tells the player when the second try is busy too', async () => {
     await addFault({ match: { path: '/api/api2/announcement' }, action: busy, times: 2 })
-    const { announcement } = await import('../../../shared/contract/account')
+    const { announcement } = await import('@shared/contract/account')
     const err = await rejection(callApi(announcement))
     expect(err.details.status).toBe(503)
     await expectToast('服务繁忙，请稍后重试')
@@ -273,7 +273,7 @@ describe('a busy server and a lost connection', () => {
 
   it('says a lost connection once, then the banner state stands in until the server answers', async () => {
     await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'reset' }, times: 2 })
-    const { announcement } = await import('../../../shared/contract/account')
+    const { announcement } = await import('@shared/contract/account')
     expect((await rejection(callApi(announcement))).kind).toBe('network')
     await expectToast(MSG.network)
     expect(connectivity.online).toBe(false)
@@ -291,7 +291,7 @@ describe('a busy server and a lost connection', () => {
 describe('idempotent calls', () => {
   it('send one key per submission, so a retried top-up creates one order', async () => {
     await signIn()
-    const { usdtPay } = await import('../../../shared/contract/wallet')
+    const { usdtPay } = await import('@shared/contract/wallet')
     const key = newIdempotencyKey()
     const first = await callApi(usdtPay, { body: { amount: '12.5' } }, { idempotencyKey: key })
     const again = await callApi(usdtPay, { body: { amount: '12.5' } }, { idempotencyKey: key })

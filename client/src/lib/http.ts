@@ -1,12 +1,11 @@
-import type { z } from 'zod'
 import {
   IDEMPOTENCY_HEADER,
   LOADING_TOAST_AFTER_MS,
   REQUEST_TIMEOUT_MS,
   TOKEN_HEADER,
-} from '../../../shared/constants'
-import type { BodyOf, DataOf, Endpoint, QueryOf } from '../../../shared/contract/endpoint'
-import { encodeBody, pathWithQuery } from '../../../shared/contract/request'
+} from '@shared/constants'
+import type { BodyOf, DataOf, Endpoint, QueryOf } from '@shared/contract/endpoint'
+import { encodeBody, pathWithQuery } from '@shared/contract/request'
 // Not envelope.ts: its schemas would bring zod into the first screen (the contract's schemas come
 // with the endpoints, loaded by the pages that call them).
 import {
@@ -15,8 +14,9 @@ import {
   isSuccessCode,
   type LooseEnvelope,
   readLooseEnvelope,
-} from '../../../shared/envelope-plain'
-import { MSG } from '../../../shared/messages'
+} from '@shared/envelope-plain'
+import { MSG } from '@shared/messages'
+import type { z } from 'zod'
 import { SESSION_LOST_PATH } from '../config/paths'
 import { connectivity } from './connectivity'
 import { navigateTo } from './navigation'

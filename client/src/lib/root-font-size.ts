@@ -1,4 +1,4 @@
-import { DESIGN_WIDTH_PX, ROOT_FONT_PX } from '../../../shared/constants'
+import { DESIGN_WIDTH_PX, ROOT_FONT_PX } from '@shared/constants'
 
 /** docs/product.md#pages: the root font size is the viewport width / 375 × 33, so 1rem is 33 design pixels. */
 export function rootFontSize(viewportWidth: number): number {

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
+
+import { CAPTURE_TIMEOUT_MS } from '@shared/constants'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { CAPTURE_TIMEOUT_MS } from '../../../shared/constants'
 import type { ToastRequest } from './copy'
 import {
   buildRenderOptions,

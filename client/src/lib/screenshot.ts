@@ -1,6 +1,6 @@
+import { CAPTURE_TIMEOUT_MS, TOAST_DURATION_MS } from '@shared/constants'
+import { MSG } from '@shared/messages'
 import type { Options as Html2CanvasOptions } from 'html2canvas-pro'
-import { CAPTURE_TIMEOUT_MS, TOAST_DURATION_MS } from '../../../shared/constants'
-import { MSG } from '../../../shared/messages'
 import { appToast, type ToastFn } from './copy'
 
 /** Renders an element to a canvas; html2canvas-pro's signature. */

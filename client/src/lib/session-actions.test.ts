@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import type { AddressInfo } from 'node:net'
+import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApp, DEMO, type TestApp } from '../../../server/test-support/test-app'
-import { STORAGE_KEY } from '../../../shared/storage-keys'
 import { happyDom } from '../test-support/happy-dom'
 import { setNavigator } from './navigation'
 import { logIn, logOut, refreshBalance, startUp } from './session-actions'

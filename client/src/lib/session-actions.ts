@@ -1,5 +1,5 @@
-import type { login } from '../../../shared/contract/account'
-import type { BodyOf } from '../../../shared/contract/endpoint'
+import type { login } from '@shared/contract/account'
+import type { BodyOf } from '@shared/contract/endpoint'
 import { paths } from '../config/paths'
 import { callApi } from './http'
 import { navigateTo } from './navigation'
@@ -12,7 +12,7 @@ import { storage } from './storage'
  * The account endpoints, loaded with the first call: their schemas, and zod with them, are not part
  * of the first screen. The module is fetched once and shared with the pages that import it.
  */
-const accountContract = () => import('../../../shared/contract/account')
+const accountContract = () => import('@shared/contract/account')
 
 /** Balance refresh; while logged out it sends the user to /login instead. */
 export async function refreshBalance(): Promise<void> {

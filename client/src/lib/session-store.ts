@@ -1,8 +1,8 @@
+import { DEFAULT_BALANCE, LOGGED_OUT_BALANCE, type Theme } from '@shared/constants'
+import type { login, UserInfo } from '@shared/contract/account'
+import type { DataOf } from '@shared/contract/endpoint'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { useSyncExternalStore } from 'react'
-import { DEFAULT_BALANCE, LOGGED_OUT_BALANCE, type Theme } from '../../../shared/constants'
-import type { login, UserInfo } from '../../../shared/contract/account'
-import type { DataOf } from '../../../shared/contract/endpoint'
-import { STORAGE_KEY } from '../../../shared/storage-keys'
 import { removeKeys, storage } from './storage'
 import { applyTheme } from './theme'
 

@@ -1,7 +1,7 @@
+import { userInfoSchema } from '@shared/contract/account'
 import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { userInfoSchema } from '../../../shared/contract/account'
 import { type LoginData, readLoginData, readUserInfo } from './storage'
 
 /** What loginData held when it was checked with a schema (kept here as the reader's reference). */

@@ -1,6 +1,6 @@
-import { THEMES, type Theme } from '../../../shared/constants'
-import type { UserInfo } from '../../../shared/contract/account'
-import { STORAGE_KEY, type StorageKey } from '../../../shared/storage-keys'
+import { THEMES, type Theme } from '@shared/constants'
+import type { UserInfo } from '@shared/contract/account'
+import { STORAGE_KEY, type StorageKey } from '@shared/storage-keys'
 
 /**
  * The stored values (docs/product.md#stored-keys) in localStorage. Reads never throw: a value that is missing, unreadable

@@ -1,4 +1,4 @@
-import type { Theme } from '../../../shared/constants'
+import type { Theme } from '@shared/constants'
 
 /**
  * Puts the theme on <html>: `data-theme="dark"` drives our custom properties, and

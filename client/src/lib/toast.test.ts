@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
+
+import { MSG } from '@shared/messages'
 import Toast from 'antd-mobile/es/components/toast'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { MSG } from '../../../shared/messages'
 import { clearToast, holdLoadingToast, showToast } from './toast'
 
 afterEach(() => clearToast())

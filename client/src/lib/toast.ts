@@ -1,5 +1,5 @@
-import { TOAST_DURATION_MS } from '../../../shared/constants'
-import { MSG } from '../../../shared/messages'
+import { TOAST_DURATION_MS } from '@shared/constants'
+import { MSG } from '@shared/messages'
 import './antd-react19'
 
 /**

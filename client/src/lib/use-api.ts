@@ -1,5 +1,5 @@
+import type { DataOf, Endpoint, QueryOf } from '@shared/contract/endpoint'
 import useSWR, { type SWRConfiguration, type SWRResponse } from 'swr'
-import type { DataOf, Endpoint, QueryOf } from '../../../shared/contract/endpoint'
 import { type ApiError, callEndpoint } from './http'
 
 /**

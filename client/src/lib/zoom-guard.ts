@@ -1,4 +1,4 @@
-import { DOUBLE_TAP_WINDOW_MS } from '../../../shared/constants'
+import { DOUBLE_TAP_WINDOW_MS } from '@shared/constants'
 
 /**
  * Blocks pinch, gesture and double-tap zoom (docs/product.md#pages) where the viewport meta and

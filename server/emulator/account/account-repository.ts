@@ -1,6 +1,6 @@
-import type { UserInfo } from '../../../shared/contract/account'
-import type { Db } from '../../db/database'
-import { ReadCache } from '../../db/read-cache'
+import type { Db } from '@server/db/database'
+import { ReadCache } from '@server/db/read-cache'
+import type { UserInfo } from '@shared/contract/account'
 import { ledgerGeneration } from '../ledger/ledger-repository'
 
 /**

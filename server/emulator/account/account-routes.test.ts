@@ -1,8 +1,8 @@
+import { checkAnswers } from '@server/test-support/answers'
+import { createTestApp, DEMO, multipartBody, type TestApp } from '@server/test-support/test-app'
+import { CODE } from '@shared/envelope'
+import { MSG } from '@shared/messages'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CODE } from '../../../shared/envelope'
-import { MSG } from '../../../shared/messages'
-import { checkAnswers } from '../../test-support/answers'
-import { createTestApp, DEMO, multipartBody, type TestApp } from '../../test-support/test-app'
 
 let t: TestApp
 beforeEach(async () => {

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify'
+import type { Config } from '@server/config'
+import { invalidInput } from '@server/http/api-error'
+import { contractRoute } from '@server/http/contract-route'
 import {
   changePassword,
   getBalance,
@@ -8,10 +10,8 @@ import {
   sendSms,
   updatePaymentPassword,
   userInfo,
-} from '../../../shared/contract/account'
-import type { Config } from '../../config'
-import { invalidInput } from '../../http/api-error'
-import { contractRoute } from '../../http/contract-route'
+} from '@shared/contract/account'
+import type { FastifyInstance } from 'fastify'
 import type { AccountService } from './account-service'
 
 const MINUTE = 60_000

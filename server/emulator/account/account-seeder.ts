@@ -1,5 +1,5 @@
+import { toMicro } from '@shared/money'
 import { z } from 'zod'
-import { toMicro } from '../../../shared/money'
 import { loadFixture } from '../fixtures'
 import { LedgerRepository } from '../ledger/ledger-repository'
 import type { Seeder } from '../seed'

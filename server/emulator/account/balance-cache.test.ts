@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type Db, immediate, openDatabase } from '@server/db/database'
+import { migrate } from '@server/db/migrations'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { type Db, immediate, openDatabase } from '../../db/database'
-import { migrate } from '../../db/migrations'
 import { bumpLedgerGeneration, LedgerRepository } from '../ledger/ledger-repository'
 import { AccountRepository } from './account-repository'
 

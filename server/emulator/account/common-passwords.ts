@@ -1,4 +1,4 @@
-import { PASSWORD_LIMITS } from '../../../shared/contract/fields'
+import { PASSWORD_LIMITS } from '@shared/contract/fields'
 
 let common: Promise<ReadonlySet<string>> | null = null
 

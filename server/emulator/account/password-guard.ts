@@ -1,5 +1,5 @@
-import { type Db, immediate } from '../../db/database'
-import { fail } from '../../http/api-error'
+import { type Db, immediate } from '@server/db/database'
+import { fail } from '@server/http/api-error'
 import { formatWait } from '../wallet/wallet-format'
 
 /** Which secret a count belongs to: the payment password, or the login password checked behind a session. */

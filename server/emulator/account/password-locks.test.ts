@@ -1,15 +1,15 @@
+import { verifyPassword } from '@server/emulator/account/passwords'
+import { parseAnswer } from '@server/test-support/answers'
+import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
+import { changePassword, updatePaymentPassword } from '@shared/contract/account'
+import type { Endpoint } from '@shared/contract/endpoint'
+import { bindWallet, getWithdrawConfig } from '@shared/contract/wallet'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { z } from 'zod'
-import { changePassword, updatePaymentPassword } from '../../../shared/contract/account'
-import type { Endpoint } from '../../../shared/contract/endpoint'
-import { bindWallet, getWithdrawConfig } from '../../../shared/contract/wallet'
-import { verifyPassword } from '../../emulator/account/passwords'
-import { parseAnswer } from '../../test-support/answers'
-import { createTestApp, DEMO, type TestApp } from '../../test-support/test-app'
 
 // Every hash comparison is counted, so a test can see how many guesses reached one.
-vi.mock('../../emulator/account/passwords', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../emulator/account/passwords')>()
+vi.mock('@server/emulator/account/passwords', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@server/emulator/account/passwords')>()
   return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) }
 })
 const verified = vi.mocked(verifyPassword)

@@ -1,9 +1,9 @@
+import { parseAnswer } from '@server/test-support/answers'
+import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
+import { changePassword, register as registerEndpoint } from '@shared/contract/account'
+import { PASSWORD_MSG } from '@shared/contract/fields'
+import { CODE } from '@shared/envelope'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { changePassword, register as registerEndpoint } from '../../../shared/contract/account'
-import { PASSWORD_MSG } from '../../../shared/contract/fields'
-import { CODE } from '../../../shared/envelope'
-import { parseAnswer } from '../../test-support/answers'
-import { createTestApp, DEMO, type TestApp } from '../../test-support/test-app'
 
 let t: TestApp
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { hash, randomBytes } from 'node:crypto'
-import type { Db } from '../../db/database'
-import { ReadCache } from '../../db/read-cache'
+import type { Db } from '@server/db/database'
+import { ReadCache } from '@server/db/read-cache'
 
 /** Only a hash of each token is stored, so a copy of the database gives no working tokens. */
 export const hashToken = (token: string): string => hash('sha256', token, 'hex')

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import type { Db } from '../../db/database'
+import type { Db } from '@server/db/database'
 
 export type SmsPurpose = 'register' | 'pay_password'
 

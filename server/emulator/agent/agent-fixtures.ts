@@ -1,5 +1,5 @@
+import { toMicro } from '@shared/money'
 import { z } from 'zod'
-import { toMicro } from '../../../shared/money'
 import { loadFixture } from '../fixtures'
 import { checkTiers, type RebateTier } from './rebate'
 

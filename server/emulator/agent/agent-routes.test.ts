@@ -1,12 +1,12 @@
+import { AlreadyClaimedError, RebateRepository } from '@server/emulator/agent/rebate-repository'
+import { type Answer, parseAnswer } from '@server/test-support/answers'
+import { createTestApp, type TestApp } from '@server/test-support/test-app'
+import { agentInfo } from '@shared/contract/agent'
+import { rebateClaim, rebateHistory, rebateSummary } from '@shared/contract/content'
+import { ENDPOINTS } from '@shared/contract/registry'
+import { toMicro } from '@shared/money'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { agentInfo } from '../../../shared/contract/agent'
-import { rebateClaim, rebateHistory, rebateSummary } from '../../../shared/contract/content'
-import { ENDPOINTS } from '../../../shared/contract/registry'
-import { toMicro } from '../../../shared/money'
-import { AlreadyClaimedError, RebateRepository } from '../../emulator/agent/rebate-repository'
-import { type Answer, parseAnswer } from '../../test-support/answers'
-import { createTestApp, type TestApp } from '../../test-support/test-app'
 
 const DAY = 24 * 3600 * 1000
 /** Noon, so bets an hour either side stay on the same local day. */

@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify'
+import type { Config } from '@server/config'
+import { contractRoute } from '@server/http/contract-route'
 import {
   agentChildSearch,
   agentInfo,
   agentQrcode,
   agentRebateConfig,
   agentTurnover,
-} from '../../../shared/contract/agent'
-import { rebateClaim, rebateHistory, rebateSummary } from '../../../shared/contract/content'
-import type { Config } from '../../config'
-import { contractRoute } from '../../http/contract-route'
+} from '@shared/contract/agent'
+import { rebateClaim, rebateHistory, rebateSummary } from '@shared/contract/content'
+import type { FastifyInstance } from 'fastify'
 import type { AgentService } from './agent-service'
 
 /** The invite programme: team, turnover, QR code, rebate config, and the rebate claim. */

@@ -1,25 +1,17 @@
-import QRCode from 'qrcode'
-import type { z } from 'zod'
-import {
-  addDays,
-  type DayKey,
-  dayOf,
-  dayRange,
-  daysBetween,
-  isDay,
-  startOfDay,
-} from '../../../shared/business-day'
+import { type Db, immediate } from '@server/db/database'
+import { fail } from '@server/http/api-error'
+import { addDays, type DayKey, dayOf, dayRange, daysBetween, isDay, startOfDay } from '@shared/business-day'
 import type {
   agentInfo,
   agentRebateConfig,
   teamMemberSchema,
   turnoverMemberSchema,
-} from '../../../shared/contract/agent'
-import type { rebateClaimSchema, rebateDaySchema, rebateSummary } from '../../../shared/contract/content'
-import type { DataOf } from '../../../shared/contract/endpoint'
-import { formatMoney } from '../../../shared/money'
-import { type Db, immediate } from '../../db/database'
-import { fail } from '../../http/api-error'
+} from '@shared/contract/agent'
+import type { rebateClaimSchema, rebateDaySchema, rebateSummary } from '@shared/contract/content'
+import type { DataOf } from '@shared/contract/endpoint'
+import { formatMoney } from '@shared/money'
+import QRCode from 'qrcode'
+import type { z } from 'zod'
 import { maskPhone } from '../account/account-repository'
 import type { AccountService } from '../account/account-service'
 import type { EmuClock } from '../clock'

@@ -1,6 +1,6 @@
+import { toMicro } from '@shared/money'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { toMicro } from '../../../shared/money'
 import {
   applyRate,
   checkTiers,

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database'
+import type { Db } from '@server/db/database'
 
 /** How deep the team goes for counting and listing; the tree is walked no further. */
 export const MAX_TEAM_DEPTH = 10

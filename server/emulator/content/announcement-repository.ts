@@ -1,6 +1,6 @@
+import type { Db } from '@server/db/database'
+import type { announcementSchema } from '@shared/contract/account'
 import type { z } from 'zod'
-import type { announcementSchema } from '../../../shared/contract/account'
-import type { Db } from '../../db/database'
 
 type Announcement = z.infer<typeof announcementSchema>
 

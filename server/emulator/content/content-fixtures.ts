@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { CONTENT_IMAGES_PATH } from '@shared/contract/content'
+import { toMicro } from '@shared/money'
 import { z } from 'zod'
-import { CONTENT_IMAGES_PATH } from '../../../shared/contract/content'
-import { toMicro } from '../../../shared/money'
 import { loadFixture } from '../fixtures'
 import { sanitizeHtml } from './sanitize-html'
 

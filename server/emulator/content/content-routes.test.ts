@@ -1,9 +1,11 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseDocument } from 'htmlparser2'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { z } from 'zod'
+import { immediate } from '@server/db/database'
+import { STAKES_SINCE } from '@server/emulator/content/prize-pool-repository'
+import { ROOT_DIR } from '@server/paths'
+import { parseAnswer } from '@server/test-support/answers'
+import { createTestApp, type TestApp } from '@server/test-support/test-app'
 import {
   activityDetail,
   activityImages,
@@ -15,13 +17,11 @@ import {
   serviceInfo,
   studyArticles,
   thirdPartyPages,
-} from '../../../shared/contract/content'
-import { toMicro } from '../../../shared/money'
-import { immediate } from '../../db/database'
-import { STAKES_SINCE } from '../../emulator/content/prize-pool-repository'
-import { ROOT_DIR } from '../../paths'
-import { parseAnswer } from '../../test-support/answers'
-import { createTestApp, type TestApp } from '../../test-support/test-app'
+} from '@shared/contract/content'
+import { toMicro } from '@shared/money'
+import { parseDocument } from 'htmlparser2'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { z } from 'zod'
 
 let t: TestApp | undefined
 let tmp: string | undefined

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
-import { announcement } from '../../../shared/contract/account'
+import type { Config } from '@server/config'
+import { notFound } from '@server/http/api-error'
+import { contractRoute } from '@server/http/contract-route'
+import { announcement } from '@shared/contract/account'
 import {
   activityDetail,
   activityImages,
@@ -13,10 +14,9 @@ import {
   serviceInfo,
   studyArticles,
   thirdPartyPages,
-} from '../../../shared/contract/content'
-import type { Config } from '../../config'
-import { notFound } from '../../http/api-error'
-import { contractRoute } from '../../http/contract-route'
+} from '@shared/contract/content'
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
 import type { EmuClock } from '../clock'
 import type { ContentService } from './content-service'
 

@@ -1,4 +1,4 @@
-import { MASK_STARS } from '../../../shared/constants'
+import { MASK_STARS } from '@shared/constants'
 
 /** 好运来 → 好***来, 阿明 → 阿***: the middle of a name replaced by asterisks, by characters not bytes. */
 export function maskName(name: string): string {

@@ -1,5 +1,5 @@
+import { RICH_TEXT_TAGS } from '@shared/rich-text'
 import { ElementType, parseDocument } from 'htmlparser2'
-import { RICH_TEXT_TAGS } from '../../../shared/rich-text'
 
 /**
  * An allow-list HTML sanitiser for rich content. The input is parsed into a tree and a new

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database'
+import type { Db } from '@server/db/database'
 
 export interface BetAddressRow {
   id: number

@@ -1,20 +1,20 @@
-import type { z } from 'zod'
-import { dayRange, startOfDay } from '../../../shared/business-day'
-import type { betItemSchema } from '../../../shared/contract/games'
-import { oppositeOf } from '../../../shared/games/bet-types'
+import { type Db, immediate } from '@server/db/database'
+import { fail, notFound } from '@server/http/api-error'
+import { dayRange, startOfDay } from '@shared/business-day'
+import type { betItemSchema } from '@shared/contract/games'
+import { oppositeOf } from '@shared/games/bet-types'
 import {
   GAME_CODES,
   type GameCode,
   type GamesConfig,
   gameCodeSchema,
   milliToOdds,
-} from '../../../shared/games/config'
-import { type PricedBet, pricedBets } from '../../../shared/games/odds'
-import { type BetResult, type Outcome, settlerFor } from '../../../shared/games/outcome'
-import { type Round, roundById } from '../../../shared/games/rounds'
-import { formatMoney, toMicro } from '../../../shared/money'
-import { type Db, immediate } from '../../db/database'
-import { fail, notFound } from '../../http/api-error'
+} from '@shared/games/config'
+import { type PricedBet, pricedBets } from '@shared/games/odds'
+import { type BetResult, type Outcome, settlerFor } from '@shared/games/outcome'
+import { type Round, roundById } from '@shared/games/rounds'
+import { formatMoney, toMicro } from '@shared/money'
+import type { z } from 'zod'
 import type { EmuClock } from '../clock'
 import { InsufficientFundsError, type LedgerRepository } from '../ledger/ledger-repository'
 import type { ProtectionGuard } from '../protection/protection-guard'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { blockHashSync, linkIndexForBlock, walkChainSync } from '../../../shared/games/chain'
-import type { Db } from '../../db/database'
+import type { Db } from '@server/db/database'
+import { blockHashSync, linkIndexForBlock, walkChainSync } from '@shared/games/chain'
 import { nodeHasher } from './node-hasher'
 
 export interface ChainRow {

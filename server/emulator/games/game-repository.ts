@@ -1,6 +1,6 @@
-import type { BetResult } from '../../../shared/games/outcome'
-import type { Round } from '../../../shared/games/rounds'
-import type { Db } from '../../db/database'
+import type { Db } from '@server/db/database'
+import type { BetResult } from '@shared/games/outcome'
+import type { Round } from '@shared/games/rounds'
 
 export interface BetRow {
   id: number

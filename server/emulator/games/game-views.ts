@@ -1,8 +1,8 @@
+import type { drawResultSchema } from '@shared/contract/games'
+import { gameCodeSchema } from '@shared/games/config'
+import type { Round } from '@shared/games/rounds'
+import { TRANSFER_KINDS, type TransferKind } from '@shared/games/transfer'
 import type { z } from 'zod'
-import type { drawResultSchema } from '../../../shared/contract/games'
-import { gameCodeSchema } from '../../../shared/games/config'
-import type { Round } from '../../../shared/games/rounds'
-import { TRANSFER_KINDS, type TransferKind } from '../../../shared/games/transfer'
 import type { BetAddressRow } from './bet-address-repository'
 import type { DrawRow } from './game-repository'
 

@@ -1,5 +1,5 @@
+import { immediate } from '@server/db/database'
 import { describe, expect, it } from 'vitest'
-import { immediate } from '../../db/database'
 import { fund, gamesKit, T0 } from './games-test-kit'
 
 describe('catching up on draws', () => {

@@ -1,8 +1,8 @@
+import { ok } from '@server/http/envelope'
+import { emuTransferBody } from '@shared/contract/games'
+import { GAME_CODES } from '@shared/games/config'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { emuTransferBody } from '../../../shared/contract/games'
-import { GAME_CODES } from '../../../shared/games/config'
-import { ok } from '../../http/envelope'
 import type { GamesDomain } from './games-domain'
 
 /**

@@ -1,6 +1,6 @@
+import type { Db } from '@server/db/database'
+import type { GamesConfig } from '@shared/games/config'
 import type { FastifyBaseLogger } from 'fastify'
-import type { GamesConfig } from '../../../shared/games/config'
-import type { Db } from '../../db/database'
 import type { EmuClock } from '../clock'
 import type { LedgerRepository } from '../ledger/ledger-repository'
 import type { ProtectionGuard } from '../protection/protection-guard'

@@ -1,9 +1,9 @@
+import { betKindsOf, oppositeOf } from '@shared/games/bet-types'
+import { blockHash, lotteryFloats, walkChain, webCryptoHasher } from '@shared/games/chain'
+import { GAME_CODES, type GameCode, oddsToMilli } from '@shared/games/config'
+import { type BetResult, drawOutcome, FLOATS_NEEDED, settleBet } from '@shared/games/outcome'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { betKindsOf, oppositeOf } from '../../../shared/games/bet-types'
-import { blockHash, lotteryFloats, walkChain, webCryptoHasher } from '../../../shared/games/chain'
-import { GAME_CODES, type GameCode, oddsToMilli } from '../../../shared/games/config'
-import { type BetResult, drawOutcome, FLOATS_NEEDED, settleBet } from '../../../shared/games/outcome'
 import { type Env, fund, type GamesKit, gamesKit, prng, T0 } from './games-test-kit'
 
 const FUNDS = 50_000_000_000 // 50,000 USDT each

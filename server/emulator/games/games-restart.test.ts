@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { oddsToMilli } from '@shared/games/config'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { oddsToMilli } from '../../../shared/games/config'
 import { fund, gamesKit, T0 } from './games-test-kit'
 
 const dir = mkdtempSync(join(tmpdir(), 'games-restart-'))

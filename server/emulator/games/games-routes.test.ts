@@ -1,11 +1,11 @@
+import { parseAnswer } from '@server/test-support/answers'
+import { createTestApp, type TestApp } from '@server/test-support/test-app'
+import { GAME_ENDPOINTS } from '@shared/contract/games'
+import { blockHash, lotteryFloats, walkChain, webCryptoHasher } from '@shared/games/chain'
+import { drawOutcome, FLOATS_NEEDED } from '@shared/games/outcome'
 import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { z } from 'zod'
-import { GAME_ENDPOINTS } from '../../../shared/contract/games'
-import { blockHash, lotteryFloats, walkChain, webCryptoHasher } from '../../../shared/games/chain'
-import { drawOutcome, FLOATS_NEEDED } from '../../../shared/games/outcome'
-import { parseAnswer } from '../../test-support/answers'
-import { createTestApp, type TestApp } from '../../test-support/test-app'
 
 const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500 // 12:00:00.5 in UTC+8
 const DEMO_BET_ADDRESS = 'THHokCProneknUpbJfWrE2SzhgP11T1J1g'

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import { contractRoute } from '@server/http/contract-route'
 import {
   betAddresses,
   betHistory,
@@ -14,9 +14,9 @@ import {
   transferHistory,
   updateBetAddress,
   verifyRound,
-} from '../../../shared/contract/games'
-import { GAME_CODES } from '../../../shared/games/config'
-import { contractRoute } from '../../http/contract-route'
+} from '@shared/contract/games'
+import { GAME_CODES } from '@shared/games/config'
+import type { FastifyInstance } from 'fastify'
 import type { GamesDomain } from './games-domain'
 
 const DEFAULT_PAGE_SIZE = 20

@@ -1,8 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createTestApp } from '@server/test-support/test-app'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { createTestApp } from '../../test-support/test-app'
 import { fund, type GamesKit, gamesKit, T0 } from './games-test-kit'
 import { nodeHasher } from './node-hasher'
 

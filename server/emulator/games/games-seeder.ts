@@ -1,4 +1,4 @@
-import { type GamesConfig, gamesConfigSchema } from '../../../shared/games/config'
+import { type GamesConfig, gamesConfigSchema } from '@shared/games/config'
 import { AccountRepository } from '../account/account-repository'
 import { loadFixture } from '../fixtures'
 import type { Seeder } from '../seed'

@@ -1,6 +1,6 @@
+import { immediate } from '@server/db/database'
+import { createTestApp, type TestApp } from '@server/test-support/test-app'
 import type { InjectOptions } from 'fastify'
-import { immediate } from '../../db/database'
-import { createTestApp, type TestApp } from '../../test-support/test-app'
 import type { GamesDomain } from './games-domain'
 
 /** Where the games tests freeze the clock: half a second into 12:00 in UTC+8 (04:00 UTC). */

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto'
-import type { SyncHasher } from '../../../shared/games/chain'
+import type { SyncHasher } from '@shared/games/chain'
 
 /** SHA-256 and HMAC-SHA-256 through node:crypto: synchronous and fast, for the server's chain and draws. */
 export const nodeHasher: SyncHasher = {

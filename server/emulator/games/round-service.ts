@@ -1,10 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify'
-import type { z } from 'zod'
-import type { commitmentSchema, gameSummarySchema } from '../../../shared/contract/games'
-import { lotteryFloatsSync, lotteryMessage, roundsFor } from '../../../shared/games/chain'
-import { GAME_CODES, type GameCode, type GamesConfig, milliToOdds } from '../../../shared/games/config'
-import { pricedBets } from '../../../shared/games/odds'
-import { drawOutcome, FLOATS_NEEDED, type Outcome } from '../../../shared/games/outcome'
+import { type Db, immediate } from '@server/db/database'
+import { fail, notFound } from '@server/http/api-error'
+import type { commitmentSchema, gameSummarySchema } from '@shared/contract/games'
+import { lotteryFloatsSync, lotteryMessage, roundsFor } from '@shared/games/chain'
+import { GAME_CODES, type GameCode, type GamesConfig, milliToOdds } from '@shared/games/config'
+import { pricedBets } from '@shared/games/odds'
+import { drawOutcome, FLOATS_NEEDED, type Outcome } from '@shared/games/outcome'
 import {
   currentRound,
   heightAt,
@@ -14,10 +14,10 @@ import {
   roundById,
   roundState,
   roundsDrawnIn,
-} from '../../../shared/games/rounds'
-import { formatMoney, toMicro } from '../../../shared/money'
-import { type Db, immediate } from '../../db/database'
-import { fail, notFound } from '../../http/api-error'
+} from '@shared/games/rounds'
+import { formatMoney, toMicro } from '@shared/money'
+import type { FastifyBaseLogger } from 'fastify'
+import type { z } from 'zod'
 import type { EmuClock } from '../clock'
 import type { BetSettlement } from './bet-service'
 import type { ChainStore } from './chain-store'

@@ -1,6 +1,6 @@
+import type { Db } from '@server/db/database'
+import type { FundFlowType } from '@shared/contract/wallet'
 import type { Statement } from 'better-sqlite3'
-import type { FundFlowType } from '../../../shared/contract/wallet'
-import type { Db } from '../../db/database'
 
 export type Currency = 'USDT' | 'TRX'
 

@@ -1,5 +1,5 @@
-import { BUSINESS_UTC_OFFSET_MS, DAY_MS, dayStartOf } from '../../../shared/business-day'
-import type { LimitPeriod } from '../../../shared/contract/protection'
+import { BUSINESS_UTC_OFFSET_MS, DAY_MS, dayStartOf } from '@shared/business-day'
+import type { LimitPeriod } from '@shared/contract/protection'
 
 /**
  * The business periods limits are counted in, on the wallet's business day (China Standard Time):

@@ -1,8 +1,8 @@
+import { DEMO } from '@server/test-support/test-app'
+import { ENDPOINTS } from '@shared/contract/registry'
+import { fundFlow } from '@shared/contract/wallet'
+import { toMicro } from '@shared/money'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ENDPOINTS } from '../../../shared/contract/registry'
-import { fundFlow } from '../../../shared/contract/wallet'
-import { toMicro } from '../../../shared/money'
-import { DEMO } from '../../test-support/test-app'
 import { type Env, type GamesKit, gamesKit, T0 } from '../games/games-test-kit'
 import { ProtectionRepository } from './protection-repository'
 

@@ -1,13 +1,13 @@
+import type { Db } from '@server/db/database'
+import { fail } from '@server/http/api-error'
 import {
   EXCLUSION_KIND_LABEL,
   LIMIT_PERIOD_LABEL,
   LIMIT_PERIODS,
   type LimitKind,
   type LimitPeriod,
-} from '../../../shared/contract/protection'
-import { formatMoney } from '../../../shared/money'
-import type { Db } from '../../db/database'
-import { fail } from '../../http/api-error'
+} from '@shared/contract/protection'
+import { formatMoney } from '@shared/money'
 import { cstMinute, periodRange } from './periods'
 import { type ExclusionRow, type LimitRow, ProtectionRepository } from './protection-repository'
 

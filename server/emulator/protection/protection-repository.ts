@@ -1,6 +1,6 @@
+import type { Db } from '@server/db/database'
+import type { ExclusionKind, LimitKind, LimitPeriod } from '@shared/contract/protection'
 import type { Statement } from 'better-sqlite3'
-import type { ExclusionKind, LimitKind, LimitPeriod } from '../../../shared/contract/protection'
-import type { Db } from '../../db/database'
 
 export interface LimitRow {
   player_id: number

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify'
+import type { Config } from '@server/config'
+import { contractRoute } from '@server/http/contract-route'
 import {
   acknowledgeRealityCheck,
   excludedWithdraw,
@@ -8,10 +9,9 @@ import {
   setProtectionLimit,
   setRealityCheck,
   startExclusion,
-} from '../../../shared/contract/protection'
-import { toMicro } from '../../../shared/money'
-import type { Config } from '../../config'
-import { contractRoute } from '../../http/contract-route'
+} from '@shared/contract/protection'
+import { toMicro } from '@shared/money'
+import type { FastifyInstance } from 'fastify'
 import type { ProtectionService } from './protection-service'
 
 const MINUTE = 60_000

@@ -1,4 +1,6 @@
-import { BUSINESS_UTC_OFFSET_MS, DAY_MS, dayStartOf, startOfDay } from '../../../shared/business-day'
+import { type Db, immediate } from '@server/db/database'
+import { ApiError, fail } from '@server/http/api-error'
+import { BUSINESS_UTC_OFFSET_MS, DAY_MS, dayStartOf, startOfDay } from '@shared/business-day'
 import {
   EXCLUSION_PERIODS,
   type ExclusionPeriod,
@@ -13,11 +15,9 @@ import {
   type NetPositionTotals,
   type RealityCheck,
   type RealityCheckInterval,
-} from '../../../shared/contract/protection'
-import { CODE } from '../../../shared/envelope'
-import { formatMoney } from '../../../shared/money'
-import { type Db, immediate } from '../../db/database'
-import { ApiError, fail } from '../../http/api-error'
+} from '@shared/contract/protection'
+import { CODE } from '@shared/envelope'
+import { formatMoney } from '@shared/money'
 import type { AccountRepository } from '../account/account-repository'
 import { verifyPassword } from '../account/passwords'
 import { hashToken, type SessionRepository } from '../account/session-repository'

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createTestApp, type TestApp } from '@server/test-support/test-app'
+import type { DataOf, Endpoint } from '@shared/contract/endpoint'
+import { type DepositOrder, fundFlow, usdtPay } from '@shared/contract/wallet'
+import { formatMoney, MICRO, toMicro } from '@shared/money'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { DataOf, Endpoint } from '../../../shared/contract/endpoint'
-import { type DepositOrder, fundFlow, usdtPay } from '../../../shared/contract/wallet'
-import { formatMoney, MICRO, toMicro } from '../../../shared/money'
-import { createTestApp, type TestApp } from '../../test-support/test-app'
 import {
   type FirstDepositRule,
   firstDepositBonusMicro,

@@ -1,5 +1,5 @@
+import { formatMoney, MICRO, toMicro } from '@shared/money'
 import { z } from 'zod'
-import { formatMoney, MICRO, toMicro } from '../../../shared/money'
 import { loadFixture } from '../fixtures'
 import type { LedgerRepository } from '../ledger/ledger-repository'
 import type { DepositRepository } from './deposit-repository'

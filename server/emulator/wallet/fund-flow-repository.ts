@@ -1,5 +1,5 @@
-import type { FundFlowType, WalletCurrency } from '../../../shared/contract/wallet'
-import type { Db } from '../../db/database'
+import type { Db } from '@server/db/database'
+import type { FundFlowType, WalletCurrency } from '@shared/contract/wallet'
 import { pagedRows } from './paged-query'
 import type { Page } from './wallet-format'
 

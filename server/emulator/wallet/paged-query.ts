@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database'
+import type { Db } from '@server/db/database'
 import type { Page } from './wallet-format'
 
 type Value = string | number

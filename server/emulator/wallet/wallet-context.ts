@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database'
+import type { Db } from '@server/db/database'
 import type { AccountRepository } from '../account/account-repository'
 import type { EmuClock } from '../clock'
 import type { LedgerRepository } from '../ledger/ledger-repository'

@@ -1,8 +1,8 @@
+import { exchangeQuoteMicro } from '@shared/contract/wallet'
+import { formatMoney, toMicro } from '@shared/money'
+import { isTronAddress } from '@shared/tron'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { exchangeQuoteMicro } from '../../../shared/contract/wallet'
-import { formatMoney, toMicro } from '../../../shared/money'
-import { isTronAddress } from '../../../shared/tron'
 import { depositAddressFor } from './deposit-service'
 import { formatWait, orderNo } from './wallet-format'
 

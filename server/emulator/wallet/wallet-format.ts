@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto'
-import { BUSINESS_UTC_OFFSET_MS } from '../../../shared/business-day'
+import { BUSINESS_UTC_OFFSET_MS } from '@shared/business-day'
 
 /** An order number: prefix, the CST time to the second and 6 random digits, e.g. D20261122153045123456. */
 export function orderNo(prefix: string, at: number): string {

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { buildApp } from '@server/app'
+import { testConfig } from '@server/config'
+import { DEMO, multipartBody } from '@server/test-support/test-app'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../app'
-import { testConfig } from '../../config'
-import { DEMO, multipartBody } from '../../test-support/test-app'
 import { EmuClock } from '../clock'
 
 let dir: string

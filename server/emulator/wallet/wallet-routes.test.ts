@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { getBalance } from '../../../shared/contract/account'
-import type { Endpoint } from '../../../shared/contract/endpoint'
+import { parseAnswer } from '@server/test-support/answers'
+import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
+import { getBalance } from '@shared/contract/account'
+import type { Endpoint } from '@shared/contract/endpoint'
 import {
   bindWallet,
   changeType,
@@ -18,11 +19,10 @@ import {
   usdtPay,
   type Withdrawal,
   withdraw,
-} from '../../../shared/contract/wallet'
-import { CODE } from '../../../shared/envelope'
-import { isTronAddress } from '../../../shared/tron'
-import { parseAnswer } from '../../test-support/answers'
-import { createTestApp, DEMO, type TestApp } from '../../test-support/test-app'
+} from '@shared/contract/wallet'
+import { CODE } from '@shared/envelope'
+import { isTronAddress } from '@shared/tron'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 let t: TestApp
 let token: string

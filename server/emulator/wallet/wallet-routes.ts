@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify'
-import { dateRange } from '../../../shared/business-day'
+import { contractRoute } from '@server/http/contract-route'
+import { dateRange } from '@shared/business-day'
 import {
   bindWallet,
   changeType,
@@ -15,9 +15,9 @@ import {
   setDefaultWallet,
   usdtPay,
   withdraw,
-} from '../../../shared/contract/wallet'
-import { toMicro } from '../../../shared/money'
-import { contractRoute } from '../../http/contract-route'
+} from '@shared/contract/wallet'
+import { toMicro } from '@shared/money'
+import type { FastifyInstance } from 'fastify'
 import type { WalletDomain } from './wallet-domain'
 import { pageOf } from './wallet-format'
 

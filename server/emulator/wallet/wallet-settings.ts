@@ -1,7 +1,7 @@
+import { CURRENCIES, NETWORK, type WalletCurrency } from '@shared/contract/wallet'
+import { toMicro } from '@shared/money'
+import { isTronAddress } from '@shared/tron'
 import { z } from 'zod'
-import { CURRENCIES, NETWORK, type WalletCurrency } from '../../../shared/contract/wallet'
-import { toMicro } from '../../../shared/money'
-import { isTronAddress } from '../../../shared/tron'
 import { loadFixture } from '../fixtures'
 
 const amount = z.string().regex(/^\d+(\.\d{1,6})?$/, { error: 'an amount such as "10" or "0.158"' })

@@ -7,8 +7,8 @@ import {
   type WalletAddress,
   WITHDRAWAL_STATUS_LABEL,
   type Withdrawal,
-} from '../../../shared/contract/wallet'
-import { formatMoney } from '../../../shared/money'
+} from '@shared/contract/wallet'
+import { formatMoney } from '@shared/money'
 import type { DepositRow } from './deposit-repository'
 import type { LedgerRow } from './fund-flow-repository'
 import type { WalletAddressRow, WithdrawalRow } from './withdrawal-repository'

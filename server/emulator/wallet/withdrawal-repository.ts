@@ -1,5 +1,5 @@
-import type { WithdrawalStatus } from '../../../shared/contract/wallet'
-import type { Db } from '../../db/database'
+import type { Db } from '@server/db/database'
+import type { WithdrawalStatus } from '@shared/contract/wallet'
 import { type HistoryFilter, pagedRows } from './paged-query'
 import type { Page } from './wallet-format'
 

@@ -1,11 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { join } from 'node:path'
+import { adminTokenMatches } from '@server/fault/admin-access'
+import { ADMIN_TOKEN, type LiveServer, liveLogin, startLive } from '@server/fault/live-servers'
+import { ROOT_DIR } from '@server/paths'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EmuClient, EmuControlError } from '../../../scripts/emu/emu-client'
-import { adminTokenMatches } from '../../fault/admin-access'
-import { ADMIN_TOKEN, type LiveServer, liveLogin, startLive } from '../../fault/live-servers'
-import { ROOT_DIR } from '../../paths'
 
 let live: LiveServer | undefined
 afterEach(async () => {

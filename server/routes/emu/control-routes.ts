@@ -1,9 +1,20 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { z } from 'zod'
-import { SCOPE_HEADER } from '../../../shared/constants'
+import type { Config } from '@server/config'
+import type { EmuClock } from '@server/emulator/clock'
+import { Recorder, scenarioFile } from '@server/fault/recorder'
+import { RuleInputError } from '@server/fault/rule-store'
+import {
+  activateScenario,
+  findScenario,
+  loadScenarios,
+  ScenarioFileError,
+  setClock,
+} from '@server/fault/scenarios'
+import { assertSessionToken } from '@server/fault/session-tokens'
+import { ApiError, notFound } from '@server/http/api-error'
+import { ok } from '@server/http/envelope'
+import { SCOPE_HEADER } from '@shared/constants'
 import {
   ALL_SCOPES,
   activateSchema,
@@ -22,22 +33,11 @@ import {
   sessionFaultSchema,
   sessionLifetimeSchema,
   setMachineStateSchema,
-} from '../../../shared/emu-control'
-import { CODE } from '../../../shared/envelope'
-import type { Config } from '../../config'
-import type { EmuClock } from '../../emulator/clock'
-import { Recorder, scenarioFile } from '../../fault/recorder'
-import { RuleInputError } from '../../fault/rule-store'
-import {
-  activateScenario,
-  findScenario,
-  loadScenarios,
-  ScenarioFileError,
-  setClock,
-} from '../../fault/scenarios'
-import { assertSessionToken } from '../../fault/session-tokens'
-import { ApiError, notFound } from '../../http/api-error'
-import { ok } from '../../http/envelope'
+} from '@shared/emu-control'
+import { CODE } from '@shared/envelope'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
 
 const scopeQuery = z.strictObject({ scope: scopeNameSchema.optional() })
 

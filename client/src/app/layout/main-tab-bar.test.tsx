@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
+
+import { paths } from '@client/config/paths'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom'
 import { afterEach, describe, expect, it } from 'vitest'
-import { paths } from '../../config/paths'
 import { AppLayout } from './app-layout'
 
 afterEach(cleanup)

@@ -1,12 +1,12 @@
-import TabBar from 'antd-mobile/es/components/tab-bar'
-import { useLocation, useNavigate } from 'react-router-dom'
 import {
   ActivityIcon,
   HomeIcon,
   MineIcon,
   ServiceIcon,
   TopUpIcon,
-} from '../../components/tab-icons/tab-icons'
+} from '@client/components/tab-icons/tab-icons'
+import TabBar from 'antd-mobile/es/components/tab-bar'
+import { useLocation, useNavigate } from 'react-router-dom'
 import { TAB_PATHS, TOP_UP_TAB, tabIndexForPath } from './tab-index'
 import './main-tab-bar.css'
 

@@ -1,4 +1,4 @@
-import { paths } from '../../config/paths'
+import { paths } from '@client/config/paths'
 
 /** The five tabs in order; the active index counts from 0. Top-up leads out of the layout. */
 export const TAB_PATHS = [paths.home, paths.activity, paths.topUp, paths.service, paths.mine] as const

@@ -1,6 +1,6 @@
+import { StatusPage } from '@client/components/status-page/status-page'
+import { paths } from '@client/config/paths'
 import { Link } from 'react-router-dom'
-import { StatusPage } from '../../components/status-page/status-page'
-import { paths } from '../../config/paths'
 
 export function NotFoundPage() {
   return (

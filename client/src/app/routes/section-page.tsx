@@ -1,6 +1,6 @@
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { paths } from '@client/config/paths'
 import { Link } from 'react-router-dom'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { paths } from '../../config/paths'
 import { useRouteHandle } from '../route-handle'
 import './section-page.css'
 

@@ -1,5 +1,5 @@
+import { sanitizeAmountInput } from '@client/lib/amount-input'
 import Input from 'antd-mobile/es/components/input'
-import { sanitizeAmountInput } from '../../lib/amount-input'
 import './amount-input.css'
 
 export interface AmountInputProps {

@@ -1,5 +1,5 @@
-import { useHideAmount, useShownAmount } from '../../lib/hide-amount'
-import { session } from '../../lib/session-store'
+import { useHideAmount, useShownAmount } from '@client/lib/hide-amount'
+import { session } from '@client/lib/session-store'
 import './balance-text.css'
 
 export interface BalanceTextProps {

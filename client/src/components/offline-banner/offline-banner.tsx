@@ -1,8 +1,8 @@
+import { connectivity, useOnline } from '@client/lib/connectivity'
+import { callApi } from '@client/lib/http'
+import { MSG } from '@shared/messages'
 import { useEffect } from 'react'
 import { useSWRConfig } from 'swr'
-import { MSG } from '../../../../shared/messages'
-import { connectivity, useOnline } from '../../lib/connectivity'
-import { callApi } from '../../lib/http'
 import './offline-banner.css'
 
 /** How often the banner asks whether the server can be reached again. */
@@ -23,7 +23,7 @@ export function OfflineBanner() {
     if (online) return
     const id = window.setInterval(() => {
       // The content contract (and zod) is loaded on the first probe, not with the first screen.
-      import('../../../../shared/contract/content').then(({ ping }) => callApi(ping)).catch(() => undefined)
+      import('@shared/contract/content').then(({ ping }) => callApi(ping)).catch(() => undefined)
     }, OFFLINE_PROBE_MS)
     return () => window.clearInterval(id)
   }, [online])

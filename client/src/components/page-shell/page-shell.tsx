@@ -1,7 +1,7 @@
+import { paths } from '@client/config/paths'
 import NavBar from 'antd-mobile/es/components/nav-bar'
 import { type ReactNode, useEffect, useRef } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { paths } from '../../config/paths'
 import './page-shell.css'
 
 /** Whether this tab's history has an entry of ours to go back to (React Router keeps an index). */

@@ -1,10 +1,10 @@
+import type { ItemOf, Paged, PagedList } from '@client/lib/use-paged-list'
 import Button from 'antd-mobile/es/components/button'
 import DotLoading from 'antd-mobile/es/components/dot-loading'
 import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll'
 import List from 'antd-mobile/es/components/list'
 import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh'
 import { Fragment, type ReactNode, useState } from 'react'
-import type { ItemOf, Paged, PagedList } from '../../lib/use-paged-list'
 import { TimeZoneNote } from '../time-zone-note/time-zone-note'
 import './paged-list.css'
 

@@ -1,8 +1,8 @@
+import { loginPath } from '@client/config/paths'
+import { currentPath, rememberForLogin } from '@client/lib/return-to'
+import { useSession } from '@client/lib/session-store'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router-dom'
-import { loginPath } from '../../config/paths'
-import { currentPath, rememberForLogin } from '../../lib/return-to'
-import { useSession } from '../../lib/session-store'
 import { StatusPage } from '../status-page/status-page'
 
 /** Shows its children to a logged-in user; anyone else gets a way to log in. */

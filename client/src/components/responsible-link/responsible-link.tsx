@@ -1,5 +1,5 @@
+import { paths } from '@client/config/paths'
 import { Link } from 'react-router-dom'
-import { paths } from '../../config/paths'
 import './responsible-link.css'
 
 /** The "play responsibly" line every game page carries: age notice and a link to the page. */

@@ -1,5 +1,5 @@
+import { useCountdown } from '@client/lib/use-countdown'
 import { useState } from 'react'
-import { useCountdown } from '../../lib/use-countdown'
 import './sms-code-button.css'
 
 export interface SmsCodeButtonProps {

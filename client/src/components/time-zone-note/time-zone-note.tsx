@@ -1,4 +1,4 @@
-import { TIME_ZONE_NOTE } from '../../lib/date-time'
+import { TIME_ZONE_NOTE } from '@client/lib/date-time'
 import './time-zone-note.css'
 
 /** Says which zone the page's times are in (all of them: lib/date-time.ts). */

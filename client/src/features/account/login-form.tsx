@@ -1,10 +1,10 @@
+import { requiredRule, schemaRule } from '@client/lib/form-rules'
+import { logIn } from '@client/lib/session-actions'
+import { phoneField } from '@shared/contract/fields'
 import Button from 'antd-mobile/es/components/button'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
 import { useState } from 'react'
-import { phoneField } from '../../../../shared/contract/fields'
-import { requiredRule, schemaRule } from '../../lib/form-rules'
-import { logIn } from '../../lib/session-actions'
 
 interface LoginValues {
   phone: string

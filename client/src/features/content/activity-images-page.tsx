@@ -1,11 +1,11 @@
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { paths } from '@client/config/paths'
+import { useApi } from '@client/lib/use-api'
+import { activityImages } from '@shared/contract/content'
 import Empty from 'antd-mobile/es/components/empty'
 import ImageViewer from 'antd-mobile/es/components/image-viewer'
 import Skeleton from 'antd-mobile/es/components/skeleton'
 import { Link } from 'react-router-dom'
-import { activityImages } from '../../../../shared/contract/content'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { paths } from '../../config/paths'
-import { useApi } from '../../lib/use-api'
 import './content.css'
 
 /** Every current activity's posters; a tap opens them full screen (long-press there to save). */

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
+
+import { networkHelp } from '@shared/contract/content'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { networkHelp } from '../../../../shared/contract/content'
 import { ArticleList } from './article-list'
 
 afterEach(cleanup)

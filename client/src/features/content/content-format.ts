@@ -1,4 +1,4 @@
-import { formatDateMinute } from '../../lib/date-time'
+import { formatDateMinute } from '@client/lib/date-time'
 
 /** Pure helpers of the content pages, tested without a browser. */
 

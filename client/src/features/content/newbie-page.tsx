@@ -1,6 +1,6 @@
-import { newbieGuide } from '../../../../shared/contract/content'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { useApi } from '../../lib/use-api'
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { useApi } from '@client/lib/use-api'
+import { newbieGuide } from '@shared/contract/content'
 import { ArticleList } from './article-list'
 import './content.css'
 

@@ -1,6 +1,6 @@
+import { RICH_TEXT_TAGS } from '@shared/rich-text'
 import DOMPurify, { type Config } from 'dompurify'
 import { useMemo } from 'react'
-import { RICH_TEXT_TAGS } from '../../../../shared/rich-text'
 
 /**
  * What rich text may hold: text structure, tables, links and images. No forms or controls (a fake

@@ -1,8 +1,8 @@
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { paths } from '@client/config/paths'
+import { useApi } from '@client/lib/use-api'
+import { studyArticles } from '@shared/contract/content'
 import { Link } from 'react-router-dom'
-import { studyArticles } from '../../../../shared/contract/content'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { paths } from '../../config/paths'
-import { useApi } from '../../lib/use-api'
 import { ArticleList } from './article-list'
 import './content.css'
 

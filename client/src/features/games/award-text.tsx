@@ -1,4 +1,4 @@
-import { awardParts } from '../../lib/format'
+import { awardParts } from '@client/lib/format'
 
 /** A block hash as the award string: trimmed, its last characters highlighted (docs/product.md#pages). */
 export function AwardText({ hash }: { hash: string }) {

@@ -1,3 +1,12 @@
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { RequireLogin } from '@client/components/require-login/require-login'
+import { paths } from '@client/config/paths'
+import { truncate } from '@client/lib/format'
+import { callApi } from '@client/lib/http'
+import { showToast } from '@client/lib/toast'
+import { useApi } from '@client/lib/use-api'
+import type { DataOf } from '@shared/contract/endpoint'
+import { betAddresses, bindBetAddress, deleteBetAddress, updateBetAddress } from '@shared/contract/games'
 import Button from 'antd-mobile/es/components/button'
 import Dialog from 'antd-mobile/es/components/dialog'
 import Empty from 'antd-mobile/es/components/empty'
@@ -7,20 +16,6 @@ import Popup from 'antd-mobile/es/components/popup'
 import Skeleton from 'antd-mobile/es/components/skeleton'
 import { useState } from 'react'
 import { Link } from 'react-router-dom'
-import type { DataOf } from '../../../../shared/contract/endpoint'
-import {
-  betAddresses,
-  bindBetAddress,
-  deleteBetAddress,
-  updateBetAddress,
-} from '../../../../shared/contract/games'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { RequireLogin } from '../../components/require-login/require-login'
-import { paths } from '../../config/paths'
-import { truncate } from '../../lib/format'
-import { callApi } from '../../lib/http'
-import { showToast } from '../../lib/toast'
-import { useApi } from '../../lib/use-api'
 import './games.css'
 
 type BetAddress = DataOf<typeof betAddresses>['list'][number]

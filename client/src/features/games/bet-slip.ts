@@ -1,7 +1,7 @@
-import { oppositeOf } from '../../../../shared/games/bet-types'
-import { oddsToMilli } from '../../../../shared/games/config'
-import { payoutMicro } from '../../../../shared/games/outcome'
-import { formatMicro, toMicro } from '../../../../shared/money'
+import { oppositeOf } from '@shared/games/bet-types'
+import { oddsToMilli } from '@shared/games/config'
+import { payoutMicro } from '@shared/games/outcome'
+import { formatMicro, toMicro } from '@shared/money'
 
 /**
  * The bet slip: chosen bet types and one stake per bet, all in micro-units so ½ and ×2 never

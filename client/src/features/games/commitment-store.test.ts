@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
+
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { STORAGE_KEY } from '../../../../shared/storage-keys'
 import { chainKey, holdCommitment } from './commitment'
 import { readHeldCommitments, writeHeldCommitments } from './commitment-store'
 

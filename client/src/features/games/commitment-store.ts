@@ -1,7 +1,7 @@
+import { readRaw, writeRaw } from '@client/lib/storage'
+import { commitmentSchema } from '@shared/contract/games'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { z } from 'zod'
-import { commitmentSchema } from '../../../../shared/contract/games'
-import { STORAGE_KEY } from '../../../../shared/storage-keys'
-import { readRaw, writeRaw } from '../../lib/storage'
 
 /**
  * The commitments this device holds, in localStorage by chain key, each with when it was first

@@ -1,5 +1,5 @@
+import type { commitmentSchema } from '@shared/contract/games'
 import type { z } from 'zod'
-import type { commitmentSchema } from '../../../../shared/contract/games'
 import type { HeldCommitments } from './commitment-store'
 
 /**

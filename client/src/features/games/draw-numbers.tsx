@@ -1,5 +1,5 @@
+import type { drawResultSchema } from '@shared/contract/games'
 import type { z } from 'zod'
-import type { drawResultSchema } from '../../../../shared/contract/games'
 import { ballName, labelWord } from './labels'
 import { labelColour } from './trend'
 

@@ -1,5 +1,5 @@
-import { type GameCode, gameCodeSchema } from '../../../../shared/games/config'
-import { paths } from '../../config/paths'
+import { paths } from '@client/config/paths'
+import { type GameCode, gameCodeSchema } from '@shared/games/config'
 
 /** The game a `/games/<code>` path (or a `:game` parameter) names, or null. */
 export function gameFromSegment(segment: string | undefined): GameCode | null {

@@ -1,3 +1,19 @@
+import { BalanceText } from '@client/components/balance-text/balance-text'
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { ResponsibleLink } from '@client/components/responsible-link/responsible-link'
+import { loginPath, paths } from '@client/config/paths'
+import { copyText } from '@client/lib/copy'
+import { formatDateTime } from '@client/lib/date-time'
+import { truncate } from '@client/lib/format'
+import { useShownAmount } from '@client/lib/hide-amount'
+import { callApi, newIdempotencyKey } from '@client/lib/http'
+import { refreshBalance } from '@client/lib/session-actions'
+import { session, useSession } from '@client/lib/session-store'
+import { showToast } from '@client/lib/toast'
+import { useApi } from '@client/lib/use-api'
+import type { DataOf } from '@shared/contract/endpoint'
+import { BET_STATUS_LABEL, betHistory, gameResults, gameRules, placeBets } from '@shared/contract/games'
+import type { GameCode } from '@shared/games/config'
 import Button from 'antd-mobile/es/components/button'
 import Input from 'antd-mobile/es/components/input'
 import List from 'antd-mobile/es/components/list'
@@ -5,28 +21,6 @@ import Popup from 'antd-mobile/es/components/popup'
 import Skeleton from 'antd-mobile/es/components/skeleton'
 import { type Dispatch, useMemo, useReducer, useRef, useState } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router-dom'
-import type { DataOf } from '../../../../shared/contract/endpoint'
-import {
-  BET_STATUS_LABEL,
-  betHistory,
-  gameResults,
-  gameRules,
-  placeBets,
-} from '../../../../shared/contract/games'
-import type { GameCode } from '../../../../shared/games/config'
-import { BalanceText } from '../../components/balance-text/balance-text'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { ResponsibleLink } from '../../components/responsible-link/responsible-link'
-import { loginPath, paths } from '../../config/paths'
-import { copyText } from '../../lib/copy'
-import { formatDateTime } from '../../lib/date-time'
-import { truncate } from '../../lib/format'
-import { useShownAmount } from '../../lib/hide-amount'
-import { callApi, newIdempotencyKey } from '../../lib/http'
-import { refreshBalance } from '../../lib/session-actions'
-import { session, useSession } from '../../lib/session-store'
-import { showToast } from '../../lib/toast'
-import { useApi } from '../../lib/use-api'
 import { AwardText } from './award-text'
 import {
   blockedBy,

@@ -1,4 +1,4 @@
-import type { GameCode } from '../../../../shared/games/config'
+import type { GameCode } from '@shared/games/config'
 
 /** Words for the labels a draw carries (big → 大 …). */
 export const LABEL_WORDS: Record<string, string> = {

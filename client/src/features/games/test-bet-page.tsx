@@ -1,3 +1,13 @@
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { RequireLogin } from '@client/components/require-login/require-login'
+import { paths } from '@client/config/paths'
+import { truncate } from '@client/lib/format'
+import { useShownAmount } from '@client/lib/hide-amount'
+import { callApi, newIdempotencyKey } from '@client/lib/http'
+import { refreshBalance } from '@client/lib/session-actions'
+import { useApi } from '@client/lib/use-api'
+import type { DataOf } from '@shared/contract/endpoint'
+import { BET_STATUS_LABEL, betAddresses, sendTransferBet, transferHistory } from '@shared/contract/games'
 import Button from 'antd-mobile/es/components/button'
 import Input from 'antd-mobile/es/components/input'
 import List from 'antd-mobile/es/components/list'
@@ -5,21 +15,6 @@ import Selector from 'antd-mobile/es/components/selector'
 import Skeleton from 'antd-mobile/es/components/skeleton'
 import { useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
-import type { DataOf } from '../../../../shared/contract/endpoint'
-import {
-  BET_STATUS_LABEL,
-  betAddresses,
-  sendTransferBet,
-  transferHistory,
-} from '../../../../shared/contract/games'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { RequireLogin } from '../../components/require-login/require-login'
-import { paths } from '../../config/paths'
-import { truncate } from '../../lib/format'
-import { useShownAmount } from '../../lib/hide-amount'
-import { callApi, newIdempotencyKey } from '../../lib/http'
-import { refreshBalance } from '../../lib/session-actions'
-import { useApi } from '../../lib/use-api'
 import { verifyPath } from './game-links'
 import './games.css'
 

@@ -1,6 +1,6 @@
+import { useApi } from '@client/lib/use-api'
+import { gameCommitment } from '@shared/contract/games'
 import { useEffect, useState } from 'react'
-import { gameCommitment } from '../../../../shared/contract/games'
-import { useApi } from '../../lib/use-api'
 import { type Commitment, type HeldCommitment, holdCommitment } from './commitment'
 import { readHeldCommitments, writeHeldCommitments } from './commitment-store'
 

@@ -1,8 +1,8 @@
+import { callApi } from '@client/lib/http'
+import type { DataOf } from '@shared/contract/endpoint'
+import { currentRound } from '@shared/contract/games'
+import type { GameCode } from '@shared/games/config'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { DataOf } from '../../../../shared/contract/endpoint'
-import { currentRound } from '../../../../shared/contract/games'
-import type { GameCode } from '../../../../shared/games/config'
-import { callApi } from '../../lib/http'
 import { clockOffset, msLeft, nextPollMs } from './countdown'
 
 export type Round = DataOf<typeof currentRound>

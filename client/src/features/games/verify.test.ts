@@ -1,5 +1,5 @@
+import { webCryptoHasher } from '@shared/games/chain'
 import { describe, expect, it } from 'vitest'
-import { webCryptoHasher } from '../../../../shared/games/chain'
 import type { HeldCommitment } from './commitment'
 import { allOk, type Proof, verifySteps } from './verify'
 

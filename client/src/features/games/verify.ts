@@ -1,14 +1,8 @@
-import type { DataOf } from '../../../../shared/contract/endpoint'
-import type { verifyRound } from '../../../../shared/contract/games'
-import {
-  type AsyncHasher,
-  blockHash,
-  lotteryFloats,
-  lotteryMessage,
-  walkChain,
-} from '../../../../shared/games/chain'
-import { drawOutcome, FLOATS_NEEDED } from '../../../../shared/games/outcome'
-import { formatDateTime } from '../../lib/date-time'
+import { formatDateTime } from '@client/lib/date-time'
+import type { DataOf } from '@shared/contract/endpoint'
+import type { verifyRound } from '@shared/contract/games'
+import { type AsyncHasher, blockHash, lotteryFloats, lotteryMessage, walkChain } from '@shared/games/chain'
+import { drawOutcome, FLOATS_NEEDED } from '@shared/games/outcome'
 import type { HeldCommitment } from './commitment'
 import { labelWord } from './labels'
 

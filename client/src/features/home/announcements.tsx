@@ -1,7 +1,7 @@
+import { apiFetcher, apiKey, useApi } from '@client/lib/use-api'
+import { announcement } from '@shared/contract/account'
 import NoticeBar from 'antd-mobile/es/components/notice-bar'
 import { preload } from 'swr'
-import { announcement } from '../../../../shared/contract/account'
-import { apiFetcher, apiKey, useApi } from '../../lib/use-api'
 
 /** The SWR key of the announcements, for the home page's refresh. */
 export const announcementsKey = () => apiKey(announcement)

@@ -1,6 +1,6 @@
+import { refreshBalance } from '@client/lib/session-actions'
+import { session } from '@client/lib/session-store'
 import { useEffect } from 'react'
-import { refreshBalance } from '../../lib/session-actions'
-import { session } from '../../lib/session-store'
 
 /** A logged-in player sees a fresh balance whenever the page opens. */
 export function useBalanceOnMount(): void {

@@ -1,16 +1,16 @@
-import Button from 'antd-mobile/es/components/button'
-import List from 'antd-mobile/es/components/list'
-import { useState } from 'react'
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { RequireLogin } from '@client/components/require-login/require-login'
+import { SegmentedControl } from '@client/components/segmented-control/segmented-control'
+import { paths } from '@client/config/paths'
 import {
   NET_POSITION_SPAN_LABEL,
   NET_POSITION_SPANS,
   type NetPositionTotals,
   netPosition,
-} from '../../../../shared/contract/protection'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { RequireLogin } from '../../components/require-login/require-login'
-import { SegmentedControl } from '../../components/segmented-control/segmented-control'
-import { paths } from '../../config/paths'
+} from '@shared/contract/protection'
+import Button from 'antd-mobile/es/components/button'
+import List from 'antd-mobile/es/components/list'
+import { useState } from 'react'
 import { NetPositionChart } from './net-position-chart'
 import { signedAmount } from './protection-format'
 import { SectionState } from './section-state'

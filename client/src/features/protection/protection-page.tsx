@@ -1,11 +1,10 @@
-import Button from 'antd-mobile/es/components/button'
-import Dialog from 'antd-mobile/es/components/dialog'
-import Input from 'antd-mobile/es/components/input'
-import List from 'antd-mobile/es/components/list'
-import Selector from 'antd-mobile/es/components/selector'
-import { useState } from 'react'
-import { useNavigate } from 'react-router-dom'
-import { amountField } from '../../../../shared/contract/fields'
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { RequireLogin } from '@client/components/require-login/require-login'
+import { paths } from '@client/config/paths'
+import { callApi } from '@client/lib/http'
+import { session } from '@client/lib/session-store'
+import { showToast } from '@client/lib/toast'
+import { amountField } from '@shared/contract/fields'
 import {
   EXCLUSION_KIND_LABEL,
   EXCLUSION_KINDS,
@@ -25,13 +24,14 @@ import {
   setProtectionLimit,
   setRealityCheck,
   startExclusion,
-} from '../../../../shared/contract/protection'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { RequireLogin } from '../../components/require-login/require-login'
-import { paths } from '../../config/paths'
-import { callApi } from '../../lib/http'
-import { session } from '../../lib/session-store'
-import { showToast } from '../../lib/toast'
+} from '@shared/contract/protection'
+import Button from 'antd-mobile/es/components/button'
+import Dialog from 'antd-mobile/es/components/dialog'
+import Input from 'antd-mobile/es/components/input'
+import List from 'antd-mobile/es/components/list'
+import Selector from 'antd-mobile/es/components/selector'
+import { useState } from 'react'
+import { useNavigate } from 'react-router-dom'
 import { cstDateTime } from './protection-format'
 import { SectionState } from './section-state'
 import { useProtectionRead } from './use-protection-read'

@@ -1,12 +1,8 @@
+import { callApi } from '@client/lib/http'
+import { logOut } from '@client/lib/session-actions'
+import { acknowledgeRealityCheck, type RealityCheck, realityCheck } from '@shared/contract/protection'
 import Dialog from 'antd-mobile/es/components/dialog'
 import { useEffect, useState } from 'react'
-import {
-  acknowledgeRealityCheck,
-  type RealityCheck,
-  realityCheck,
-} from '../../../../shared/contract/protection'
-import { callApi } from '../../lib/http'
-import { logOut } from '../../lib/session-actions'
 import { formatDuration, signedAmount } from './protection-format'
 import { useProtectionRead } from './use-protection-read'
 import './protection.css'

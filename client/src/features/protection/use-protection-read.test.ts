@@ -1,5 +1,5 @@
+import { ApiError } from '@client/lib/http'
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../lib/http'
 import { isMissing } from './use-protection-read'
 
 describe('isMissing', () => {

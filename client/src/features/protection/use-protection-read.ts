@@ -1,6 +1,6 @@
+import { type ApiError, callApi } from '@client/lib/http'
+import type { DataOf, Endpoint, QueryOf } from '@shared/contract/endpoint'
 import useSWR, { type KeyedMutator } from 'swr'
-import type { DataOf, Endpoint, QueryOf } from '../../../../shared/contract/endpoint'
-import { type ApiError, callApi } from '../../lib/http'
 
 /**
  * `missing`: the server does not answer this endpoint (an upstream without our protection

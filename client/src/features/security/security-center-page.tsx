@@ -1,9 +1,9 @@
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { RequireLogin } from '@client/components/require-login/require-login'
+import { paths } from '@client/config/paths'
+import { useSession } from '@client/lib/session-store'
 import List from 'antd-mobile/es/components/list'
 import { useNavigate } from 'react-router-dom'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { RequireLogin } from '../../components/require-login/require-login'
-import { paths } from '../../config/paths'
-import { useSession } from '../../lib/session-store'
 import './security.css'
 
 export function SecurityCenterPage() {

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
+
+import { session } from '@client/lib/session-store'
 import { act, cleanup, render } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { session } from '../../lib/session-store'
 import { AmountText } from './amount-text'
 
 afterEach(() => {

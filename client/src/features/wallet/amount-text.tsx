@@ -1,4 +1,4 @@
-import { shownAmount, useHideAmount } from '../../lib/hide-amount'
+import { shownAmount, useHideAmount } from '@client/lib/hide-amount'
 import { isNegative, signedAmount } from './wallet-money'
 
 export interface AmountTextProps {

@@ -1,8 +1,8 @@
+import { pickedDate } from '@client/lib/date-time'
 import Button from 'antd-mobile/es/components/button'
 import CalendarPicker from 'antd-mobile/es/components/calendar-picker'
 import Selector from 'antd-mobile/es/components/selector'
 import { useState } from 'react'
-import { pickedDate } from '../../lib/date-time'
 import { DATE_PRESET_LABEL, DATE_PRESETS, type DatePreset, type DateRange, presetRange } from './wallet-time'
 
 export interface DateFilter {

@@ -1,5 +1,10 @@
-import { useState } from 'react'
-import { useSearchParams } from 'react-router-dom'
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { PagedListView } from '@client/components/paged-list/paged-list'
+import { RequireLogin } from '@client/components/require-login/require-login'
+import { paths } from '@client/config/paths'
+import { formatDateTime } from '@client/lib/date-time'
+import { callApi } from '@client/lib/http'
+import { usePagedList } from '@client/lib/use-paged-list'
 import {
   CURRENCIES,
   FUND_FLOW_TYPE_LABEL,
@@ -8,14 +13,9 @@ import {
   fundFlow,
   fundFlowTypeSchema,
   type WalletCurrency,
-} from '../../../../shared/contract/wallet'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { PagedListView } from '../../components/paged-list/paged-list'
-import { RequireLogin } from '../../components/require-login/require-login'
-import { paths } from '../../config/paths'
-import { formatDateTime } from '../../lib/date-time'
-import { callApi } from '../../lib/http'
-import { usePagedList } from '../../lib/use-paged-list'
+} from '@shared/contract/wallet'
+import { useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
 import { AmountText } from './amount-text'
 import { ALL_DATES, type DateFilter } from './date-range-filter'
 import { type ChoiceFilter, choice, FilterBar } from './filter-bar'

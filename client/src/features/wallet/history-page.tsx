@@ -1,6 +1,11 @@
-import Tabs from 'antd-mobile/es/components/tabs'
-import { type ReactNode, useState } from 'react'
-import { useSearchParams } from 'react-router-dom'
+import { PageShell } from '@client/components/page-shell/page-shell'
+import { PagedListView } from '@client/components/paged-list/paged-list'
+import { RequireLogin } from '@client/components/require-login/require-login'
+import { paths } from '@client/config/paths'
+import { formatDateTime } from '@client/lib/date-time'
+import { truncate } from '@client/lib/format'
+import { callApi } from '@client/lib/http'
+import { type Paged, type PageParams, usePagedList } from '@client/lib/use-paged-list'
 import {
   DEPOSIT_STATUS_LABEL,
   DEPOSIT_STATUSES,
@@ -12,15 +17,10 @@ import {
   WITHDRAWAL_STATUSES,
   type Withdrawal,
   type WithdrawalStatus,
-} from '../../../../shared/contract/wallet'
-import { PageShell } from '../../components/page-shell/page-shell'
-import { PagedListView } from '../../components/paged-list/paged-list'
-import { RequireLogin } from '../../components/require-login/require-login'
-import { paths } from '../../config/paths'
-import { formatDateTime } from '../../lib/date-time'
-import { truncate } from '../../lib/format'
-import { callApi } from '../../lib/http'
-import { type Paged, type PageParams, usePagedList } from '../../lib/use-paged-list'
+} from '@shared/contract/wallet'
+import Tabs from 'antd-mobile/es/components/tabs'
+import { type ReactNode, useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
 import { AmountText } from './amount-text'
 import { ALL_DATES, type DateFilter } from './date-range-filter'
 import { choice, FilterBar } from './filter-bar'

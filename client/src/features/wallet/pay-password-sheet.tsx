@@ -1,9 +1,9 @@
+import { PasscodeField } from '@client/components/passcode-field/passcode-field'
+import { paths } from '@client/config/paths'
 import type { PasscodeInputRef } from 'antd-mobile/es/components/passcode-input'
 import Popup from 'antd-mobile/es/components/popup'
 import { type ReactNode, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
-import { PasscodeField } from '../../components/passcode-field/passcode-field'
-import { paths } from '../../config/paths'
 
 const PAY_PASSWORD_LENGTH = 6
 

@@ -1,5 +1,5 @@
+import type { DepositStatus, WithdrawalStatus } from '@shared/contract/wallet'
 import Tag from 'antd-mobile/es/components/tag'
-import type { DepositStatus, WithdrawalStatus } from '../../../../shared/contract/wallet'
 
 type Status = DepositStatus | WithdrawalStatus
 

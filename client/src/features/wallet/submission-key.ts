@@ -1,4 +1,4 @@
-import { type ApiError, newIdempotencyKey } from '../../lib/http'
+import { type ApiError, newIdempotencyKey } from '@client/lib/http'
 
 /**
  * One Idempotency-Key per submission of a money-moving form. The same body sent again after an

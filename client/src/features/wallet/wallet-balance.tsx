@@ -1,8 +1,8 @@
+import { HideAmountToggle } from '@client/components/balance-text/balance-text'
+import { RefreshButton } from '@client/components/refresh-button/refresh-button'
+import { refreshBalance } from '@client/lib/session-actions'
+import { session, useSession } from '@client/lib/session-store'
 import { useEffect } from 'react'
-import { HideAmountToggle } from '../../components/balance-text/balance-text'
-import { RefreshButton } from '../../components/refresh-button/refresh-button'
-import { refreshBalance } from '../../lib/session-actions'
-import { session, useSession } from '../../lib/session-store'
 import { AmountText } from './amount-text'
 
 /** The player's USDT balance at the top of a wallet page: fresh on open, with the hide-amount eye. */

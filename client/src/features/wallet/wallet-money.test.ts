@@ -1,6 +1,6 @@
+import { formatMoney, toMicro } from '@shared/money'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatMoney, toMicro } from '../../../../shared/money'
 import { exchangeAllAmount, exchangeQuote, parseAmount, signedAmount, withdrawQuote } from './wallet-money'
 
 const RULES = {

@@ -1,6 +1,6 @@
-import { amountField } from '../../../../shared/contract/fields'
-import { type ExchangePair, exchangeQuoteMicro } from '../../../../shared/contract/wallet'
-import { formatMoney, toMicro } from '../../../../shared/money'
+import { amountField } from '@shared/contract/fields'
+import { type ExchangePair, exchangeQuoteMicro } from '@shared/contract/wallet'
+import { formatMoney, toMicro } from '@shared/money'
 
 /**
  * Amount arithmetic of the wallet pages. Every amount is a decimal string on screen and an integer

@@ -1,4 +1,4 @@
-import { cstDate } from '../../lib/date-time'
+import { cstDate } from '@client/lib/date-time'
 
 /**
  * Date filters of the wallet pages. The server counts days in China Standard Time (UTC+8), the

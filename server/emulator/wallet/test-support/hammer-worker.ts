@@ -5,14 +5,14 @@
  * every attempt.
  */
 
-import { toMicro } from '../../../../shared/money'
-import { immediate, openDatabase } from '../../../db/database'
-import { ApiError } from '../../../http/api-error'
-import { ROOT_DIR } from '../../../paths'
-import { AccountRepository } from '../../account/account-repository'
-import { EmuClock } from '../../clock'
-import { InsufficientFundsError, LedgerRepository } from '../../ledger/ledger-repository'
-import { ProtectionGuard } from '../../protection/protection-guard'
+import { immediate, openDatabase } from '@server/db/database'
+import { AccountRepository } from '@server/emulator/account/account-repository'
+import { EmuClock } from '@server/emulator/clock'
+import { InsufficientFundsError, LedgerRepository } from '@server/emulator/ledger/ledger-repository'
+import { ProtectionGuard } from '@server/emulator/protection/protection-guard'
+import { ApiError } from '@server/http/api-error'
+import { ROOT_DIR } from '@server/paths'
+import { toMicro } from '@shared/money'
 import { WalletDomain } from '../wallet-domain'
 import { loadWalletFixture, WalletSettingsHolder } from '../wallet-settings'
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { ROOT_DIR } from '../../../paths'
+import { ROOT_DIR } from '@server/paths'
 
 /** Runs a TypeScript entry point in a new Node process through tsx's loader. */
 export function spawnTs(file: string, env: Record<string, string>): ChildProcess {
