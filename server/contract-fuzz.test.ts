@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Endpoint } from '../shared/contract/endpoint'
 import { ENDPOINTS } from '../shared/contract/registry'
 import { answerSchema, failureEnvelopeSchema } from '../shared/envelope'
+import { isCommonPassword } from './emulator/account/common-passwords'
 import {
   invalidValue,
   type JsonSchema,
@@ -43,6 +44,22 @@ interface Request {
 interface Case {
   request: Request
   badField: string | null
+}
+
+/**
+ * The fields whose valid values the document cannot fully state: a new password must also be off
+ * the list of common ones (docs/security.md), which generated text sometimes is ("arguments").
+ */
+const NEW_PASSWORD_FIELDS = ['password', 'new_password'] as const
+
+async function choosesCommonPassword(e: Endpoint, r: Request): Promise<boolean> {
+  if (e.id !== 'register' && e.id !== 'changePassword') return false
+  const body = (r.body ?? {}) as Record<string, unknown>
+  for (const name of NEW_PASSWORD_FIELDS) {
+    const value = body[name]
+    if (typeof value === 'string' && (await isCommonPassword(value))) return true
+  }
+  return false
 }
 
 const VALID_RUNS = 6
@@ -210,7 +227,10 @@ describe('every endpoint against its published contract', () => {
     const op = operationOf(e)
     expect(endpointById.get(op.operationId)).toBe(e)
     await fc.assert(
-      fc.asyncProperty(validRequest(op), (request) => send(e, { request, badField: null })),
+      fc.asyncProperty(validRequest(op), async (request) => {
+        fc.pre(!(await choosesCommonPassword(e, request)))
+        await send(e, { request, badField: null })
+      }),
       { numRuns: VALID_RUNS, endOnFailure: true },
     )
     const invalid = invalidCase(op)

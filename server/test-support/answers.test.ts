@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { checkAnswers } from './answers'
 import { createTestApp, type TestApp } from './test-app'
 
 let t: TestApp
 beforeEach(async () => {
+  // createTestApp checks answers with checkAnswers.
   t = await createTestApp()
-  checkAnswers(t.app)
 })
 afterEach(async () => {
   await t.close()

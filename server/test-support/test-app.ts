@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../app'
 import { testConfig } from '../config'
 import { EmuClock } from '../emulator/clock'
+import { checkAnswers } from './answers'
 
 export const DEMO = { phone: '13800138000', password: 'demo1234', payPassword: '123456' } as const
 
@@ -26,7 +27,11 @@ function multipart(fields: Record<string, string>): { payload: string; headers: 
 
 export { multipart as multipartBody }
 
-/** A whole server in emulator mode on an in-memory database, seeded from fixtures/. */
+/**
+ * A whole server in emulator mode on an in-memory database, seeded from fixtures/. Every answer of a
+ * contract endpoint is checked against the contract (`checkAnswers`): a test fails on an answer
+ * outside it even when it reads only one field.
+ */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const clock = new EmuClock()
   const app = await buildApp(
@@ -34,6 +39,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     clock,
   )
   await app.ready()
+  checkAnswers(app)
   return {
     app,
     clock,

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { parseAnswer } from '@server/test-support/answers'
 import { createTestApp, type TestApp } from '@server/test-support/test-app'
-import type { DataOf, Endpoint } from '@shared/contract/endpoint'
-import { type DepositOrder, fundFlow, usdtPay } from '@shared/contract/wallet'
+import { getBalance } from '@shared/contract/account'
+import type { Endpoint } from '@shared/contract/endpoint'
+import { fundFlow, usdtPay } from '@shared/contract/wallet'
 import { formatMoney, MICRO, toMicro } from '@shared/money'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -110,7 +112,7 @@ describe('the first-deposit bonus in the emulator', () => {
   const get = async <E extends Endpoint>(e: E, query: Record<string, string> = {}) => {
     const qs = new URLSearchParams(query).toString()
     const res = await t.app.inject({ url: qs ? `${e.path}?${qs}` : e.path, headers: { token } })
-    return res.json() as Env<DataOf<E>>
+    return parseAnswer<E['data']>(e, res.json())
   }
   const topUp = async (amount: string) => {
     const res = await t.app.inject({
@@ -119,7 +121,7 @@ describe('the first-deposit bonus in the emulator', () => {
       payload: new URLSearchParams({ amount }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', token },
     })
-    return (res.json() as Env<DepositOrder>).data
+    return parseAnswer(usdtPay, res.json()).data
   }
   const confirm = async (id: number) => {
     const res = await t.app.inject({ method: 'POST', url: `/__emu/deposits/${id}/confirm` })
@@ -127,7 +129,7 @@ describe('the first-deposit bonus in the emulator', () => {
   }
   const balance = async () => {
     const res = await t.app.inject({ url: `/api/api/getBalance?player_id=${playerId}`, headers: { token } })
-    return (res.json() as Env<{ balance: string }>).data.balance
+    return parseAnswer(getBalance, res.json()).data.balance
   }
   const bonusRows = async () => (await get(fundFlow, { type: 'deposit_bonus' })).data.list
 

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '@server/app'
 import { testConfig } from '@server/config'
+import { parseAnswer } from '@server/test-support/answers'
 import { DEMO, multipartBody } from '@server/test-support/test-app'
+import { login as loginEndpoint } from '@shared/contract/account'
+import { bindWallet, withdraw } from '@shared/contract/wallet'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EmuClock } from '../clock'
@@ -25,7 +28,7 @@ async function start(clock: EmuClock): Promise<FastifyInstance> {
 async function login(app: FastifyInstance): Promise<string> {
   const { payload, headers } = multipartBody({ phone: DEMO.phone, password: DEMO.password })
   const res = await app.inject({ method: 'POST', url: '/api/login', payload, headers })
-  return (res.json() as { data: { token: string } }).data.token
+  return parseAnswer(loginEndpoint, res.json()).data.token
 }
 
 async function withdrawWith(app: FastifyInstance, token: string, walletId: number, pay: string) {
@@ -35,7 +38,7 @@ async function withdrawWith(app: FastifyInstance, token: string, walletId: numbe
     payload: new URLSearchParams({ wallet_id: String(walletId), amount: '20', pay_password: pay }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', token },
   })
-  return res.json() as { code: number; msg: string }
+  return parseAnswer(withdraw, res.json())
 }
 
 describe('the payment-password lock', () => {
@@ -56,7 +59,7 @@ describe('the payment-password lock', () => {
         }).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded', token },
       })
-      walletId = (bound.json() as { data: { list: { id: number }[] } }).data.list[0]?.id ?? 0
+      walletId = parseAnswer(bindWallet, bound.json()).data.list[0]?.id ?? 0
       for (let i = 0; i < 3; i++) expect((await withdrawWith(first, token, walletId, '999999')).code).toBe(0)
       expect((await withdrawWith(first, token, walletId, DEMO.payPassword)).msg).toMatch(
         /支付密码错误次数过多/,
