@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { envelopeCode } from './fault-layer'
+import { envelopeCode } from './journal'
 
 describe('envelopeCode', () => {
   it('reads the code of an envelope, whatever its size or sign', () => {

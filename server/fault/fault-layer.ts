@@ -260,10 +260,7 @@ export class FaultLayer {
     if (shape) {
       return toBuffer(payload).then((body) => {
         const entry = request.journalEntry
-        if (entry) {
-          entry.code = envelopeCode(body)
-          this.journal?.setResponse(entry, reply.getHeaders(), body, body.length)
-        }
+        if (entry) this.journal?.setResponse(entry, reply.getHeaders(), body, body.length, true)
         return shapeAnswer(shape, body, reply)
       })
     }
@@ -274,16 +271,15 @@ export class FaultLayer {
     const entry = request.journalEntry
     if (!entry) return payload
     if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
-      entry.code = envelopeCode(payload)
-      const body = typeof payload === 'string' ? Buffer.from(payload) : payload
-      this.journal?.setResponse(entry, reply.getHeaders(), body, body.length)
+      // Kept as sent: no copy, and its code is read only when someone reads the journal.
+      const bytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length
+      this.journal?.setResponse(entry, reply.getHeaders(), payload, bytes, true)
       return payload
     }
     if (payload instanceof Readable) {
       const json = isJson(reply.getHeader('content-type'))
       return tapBody(payload, (kept, bytes) => {
-        if (json) entry.code = bytes <= TAP_LIMIT ? envelopeCode(kept) : null
-        this.journal?.setResponse(entry, reply.getHeaders(), kept, bytes)
+        this.journal?.setResponse(entry, reply.getHeaders(), kept, bytes, json && bytes <= TAP_LIMIT)
       })
     }
     this.journal?.setResponse(entry, reply.getHeaders(), null, 0)
@@ -319,21 +315,6 @@ export class FaultLayer {
 }
 
 const isJson = (type: unknown): boolean => typeof type === 'string' && type.includes('json')
-
-/** The `code` of an envelope, or null when the body is not one. */
-export function envelopeCode(body: string | Buffer): number | null {
-  if (body.length === 0 || body.length > TAP_LIMIT) return null
-  const text = typeof body === 'string' ? body : body.toString('utf8')
-  try {
-    const parsed: unknown = JSON.parse(text)
-    if (parsed && typeof parsed === 'object' && 'code' in parsed && typeof parsed.code === 'number') {
-      return Number.isInteger(parsed.code) ? parsed.code : null
-    }
-  } catch {
-    // Not JSON: no code to record.
-  }
-  return null
-}
 
 /** Passes a streamed body through unchanged while keeping its first `keep` bytes; `onEnd` gets them and the total. */
 function tapBody(

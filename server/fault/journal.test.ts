@@ -134,6 +134,27 @@ describe('headers and bodies in the journal', () => {
     expect(entries.at(-1)?.request?.bodyBytes).toBe(20_000)
   })
 
+  it('reads an answer\'s envelope code when asked, even after the answer was dropped to stay in budget', () => {
+    const j = new Journal(50, 8 * 1024)
+    const answered = (text: string) => {
+      const e = open(j, { headers: json })
+      e.outcome = 'answered'
+      j.setResponse(e, { 'content-type': 'application/json' }, text, Buffer.byteLength(text), true)
+      return e
+    }
+    const first = answered('{"code":10001,"msg":"登录已失效!","data":null}')
+    expect(first.unreadCode).not.toBeNull()
+    for (let i = 0; i < 10; i++) answered(`{"code":1,"msg":"成功","data":"${'x'.repeat(1_000)}"}`)
+    const [oldest] = j.query({ afterSeq: first.seq - 1 })
+    // The details went to keep the budget; the code did not.
+    expect(oldest?.response).toBeNull()
+    expect(oldest?.code).toBe(10001)
+    expect(j.count({ code: 10001 })).toBe(1)
+    expect(j.count({ code: 1 })).toBe(10)
+    // Text is kept as sent, counted in bytes, and not shown as cut short.
+    expect(j.query({}).at(-1)?.response).toMatchObject({ bodyBytes: 1_035, truncated: false })
+  })
+
   it('filters by query parameter, header and body field: equal, regex, present, absent', () => {
     const j = new Journal(10)
     const a = open(j, {

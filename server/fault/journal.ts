@@ -22,8 +22,14 @@ export interface JournalRecord extends Omit<JournalEntry, 'request' | 'response'
   reqBody: Buffer | null
   reqBodyBytes: number
   resHeaders: Headers | null
-  resBody: Buffer | null
+  /** The answer as it was sent (text or bytes), or its first BODY_KEEP bytes. */
+  resBody: string | Buffer | null
   resBodyBytes: number
+  /**
+   * The answer whose envelope `code` is still to be read. The code is read when the journal is
+   * read (or before the answer is dropped to stay in budget), not while the request is answered.
+   */
+  unreadCode: string | Buffer | null
   /** Bytes of details this entry holds, counted against the journal's budget. */
   detailBytes: number
 }
@@ -40,6 +46,8 @@ export const BODY_KEEP = 16 * 1024
 export const BODY_SHOW = 4 * 1024
 /** Bytes of headers and bodies the whole journal keeps; past it the oldest entries lose theirs. */
 export const DETAIL_BUDGET = 8 * 1024 * 1024
+/** Answers longer than this are not read for an envelope code. */
+export const ENVELOPE_READ_LIMIT = 64 * 1024
 /** What one request's headers count for against the budget. */
 const HEADERS_COST = 1024
 
@@ -122,6 +130,7 @@ export class Journal {
       resHeaders: null,
       resBody: null,
       resBodyBytes: 0,
+      unreadCode: null,
       detailBytes: fields.headers ? HEADERS_COST : 0,
     }
     const old = this.ring[this.next]
@@ -141,11 +150,22 @@ export class Journal {
     this.spend(entry.reqBody.length)
   }
 
-  /** The answer's headers and body (null when it was streamed or not read). */
-  setResponse(entry: JournalRecord, headers: Headers, body: Buffer | null, bodyBytes: number): void {
+  /**
+   * The answer's headers (an object of its own, such as `reply.getHeaders()` returns), and its body
+   * as it was sent, text or bytes (null when it was streamed or not read). `withCode`: the body is
+   * an envelope whose code is read later, by `codeOf`.
+   */
+  setResponse(
+    entry: JournalRecord,
+    headers: Headers,
+    body: string | Buffer | null,
+    bodyBytes: number,
+    withCode = false,
+  ): void {
+    if (withCode && body !== null && body.length <= ENVELOPE_READ_LIMIT) entry.unreadCode = body
     if (entry.reqHeaders === null) return
-    entry.resHeaders = { ...headers }
-    entry.resBody = body && body.length > BODY_KEEP ? body.subarray(0, BODY_KEEP) : body
+    entry.resHeaders = headers
+    entry.resBody = body !== null && body.length > BODY_KEEP ? Buffer.from(body).subarray(0, BODY_KEEP) : body
     entry.resBodyBytes = bodyBytes
     const cost = HEADERS_COST + (entry.resBody?.length ?? 0)
     entry.detailBytes += cost
@@ -159,6 +179,7 @@ export class Journal {
     for (let i = 0; i < this.capacity && this.detailBytes > this.budget; i++) {
       const e = this.ring[(this.next + i) % this.capacity]
       if (!e || e.detailBytes === 0 || e.outcome === 'pending') continue
+      codeOf(e)
       this.detailBytes -= e.detailBytes
       e.detailBytes = 0
       e.reqHeaders = null
@@ -239,7 +260,7 @@ export class Journal {
       (f.unmatched === undefined || f.unmatched === (e.fault === null)) &&
       (f.rule === undefined || e.fault?.ruleId === f.rule) &&
       (f.status === undefined || e.status === f.status) &&
-      (f.code === undefined || e.code === f.code) &&
+      (f.code === undefined || codeOf(e) === f.code) &&
       (f.afterSeq === undefined || e.seq > f.afterSeq) &&
       all(query, () => redactFields(queryOf(e.url))) &&
       all(header, () => redactFields(headerFields(stringHeaders(e.reqHeaders ?? {})))) &&
@@ -295,8 +316,8 @@ const contentType = (headers: Headers | null): string | undefined => {
 }
 
 /** A body as shown: secrets replaced by their kind (JSON keys, form fields, multipart parts), then cut short. */
-export function redactBody(body: Buffer, type: string | undefined): { text: string; cut: boolean } {
-  let text = body.toString('utf8')
+export function redactBody(body: string | Buffer, type: string | undefined): { text: string; cut: boolean } {
+  let text = typeof body === 'string' ? body : body.toString('utf8')
   const t = (type ?? '').toLowerCase()
   if (t.includes('json')) {
     try {
@@ -335,15 +356,45 @@ function redactJson(value: unknown): unknown {
 /** A scope given in a query may be an x-emu-scope value or a session token. */
 const keysFor = (scope: string): string[] => [scope, tokenKey(scope)]
 
-function message(headers: Headers | null, body: Buffer | null, bytes: number): JournalEntry['response'] {
+function message(
+  headers: Headers | null,
+  body: string | Buffer | null,
+  bytes: number,
+): JournalEntry['response'] {
   if (headers === null) return null
   const shown = body && body.length > 0 ? redactBody(body, contentType(headers)) : null
+  // Text is kept whole; bytes may be the first BODY_KEEP of a longer body.
+  const kept = typeof body === 'string' ? bytes : (body?.length ?? 0)
   return {
     headers: stringHeaders(headers),
     body: shown?.text ?? null,
     bodyBytes: bytes,
-    truncated: (shown?.cut ?? false) || (body !== null && body.length < bytes),
+    truncated: (shown?.cut ?? false) || (body !== null && kept < bytes),
   }
+}
+
+/** The `code` of an envelope, or null when the body is not one. */
+export function envelopeCode(body: string | Buffer): number | null {
+  if (body.length === 0 || body.length > ENVELOPE_READ_LIMIT) return null
+  const text = typeof body === 'string' ? body : body.toString('utf8')
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (parsed && typeof parsed === 'object' && 'code' in parsed && typeof parsed.code === 'number') {
+      return Number.isInteger(parsed.code) ? parsed.code : null
+    }
+  } catch {
+    // Not JSON: no code to record.
+  }
+  return null
+}
+
+/** The entry's envelope code, read from its answer the first time it is asked for. */
+export function codeOf(e: JournalRecord): number | null {
+  if (e.unreadCode !== null) {
+    e.code = envelopeCode(e.unreadCode)
+    e.unreadCode = null
+  }
+  return e.code
 }
 
 function publicEntry(e: JournalRecord): JournalEntry {
@@ -355,9 +406,11 @@ function publicEntry(e: JournalRecord): JournalEntry {
     resHeaders,
     resBody,
     resBodyBytes,
+    unreadCode: _unread,
     detailBytes: _bytes,
     ...rest
   } = e
+  rest.code = codeOf(e)
   const request = message(reqHeaders, reqBody, reqBodyBytes)
   return {
     ...rest,
