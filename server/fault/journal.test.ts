@@ -134,7 +134,7 @@ describe('headers and bodies in the journal', () => {
     expect(entries.at(-1)?.request?.bodyBytes).toBe(20_000)
   })
 
-  it('reads an answer\'s envelope code when asked, even after the answer was dropped to stay in budget', () => {
+  it("reads an answer's envelope code when asked, even after the answer was dropped to stay in budget", () => {
     const j = new Journal(50, 8 * 1024)
     const answered = (text: string) => {
       const e = open(j, { headers: json })
