@@ -16,6 +16,7 @@ import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from '
 import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
 import { apiDocs } from './plugins/api-docs'
+import { controlDocs } from './plugins/control-docs'
 import { emuLoopbackOnly } from './plugins/emu-loopback'
 import { emulatorPlugin } from './plugins/emulator-plugin'
 import { faultLayerPlugin } from './plugins/fault-layer-plugin'
@@ -120,11 +121,13 @@ export async function buildApp(
   if (config.MODE === 'emulator' || config.EMU_ADMIN_TOKEN) {
     // With a token, the token guards /__emu (see the fault layer); without one, only this machine may call it.
     if (!config.EMU_ADMIN_TOKEN) await app.register(emuLoopbackOnly)
-    await app.register(controlRoutes, { prefix: '/__emu', config, clock })
+    // Each control route sits at its contract's full path (shared/emu-contract/).
+    await app.register(controlRoutes, { config, clock })
     if (emu) {
-      await app.register(gamesControlRoutes, { prefix: '/__emu', games: emu.games })
-      await app.register(walletControlRoutes, { prefix: '/__emu', wallet: emu.wallet, ledger: emu.ledger })
+      await app.register(gamesControlRoutes, { games: emu.games })
+      await app.register(walletControlRoutes, { wallet: emu.wallet, ledger: emu.ledger })
     }
+    await app.register(controlDocs)
   }
 
   await app.register(apiDocs)

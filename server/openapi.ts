@@ -1,7 +1,9 @@
+import { IDEMPOTENCY_KEY_PATTERN, SCOPE_HEADER, TOKEN_HEADER } from '@shared/constants'
+import type { Endpoint } from '@shared/contract/endpoint'
+import type { ControlEndpoint } from '@shared/emu-contract/control-endpoint'
+import { ADMIN_TOKEN_HEADER } from '@shared/emu-control'
+import { CODE, SUCCESS_CODES } from '@shared/envelope'
 import { z } from 'zod'
-import { IDEMPOTENCY_KEY_PATTERN, TOKEN_HEADER } from '../shared/constants'
-import type { Endpoint } from '../shared/contract/endpoint'
-import { SUCCESS_CODES } from '../shared/envelope'
 
 type JsonSchema = Record<string, unknown>
 
@@ -158,6 +160,116 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
     },
     servers: [{ url: '/' }],
     tags: [...new Set(endpoints.map((e) => e.tag))].map((name) => ({ name })),
+    paths,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The control API (/__emu)
+
+/** Answers of the control API other than 200, each a refusal in the envelope. */
+const CONTROL_REFUSALS: Record<string, unknown> = {
+  '400': refusal(
+    'Input refused (code 40000): msg names each bad field. Also a reset that names no scope, or two different scopes in one call.',
+  ),
+  '401': refusal(`The server has an admin token and the call did not send ${ADMIN_TOKEN_HEADER} (code 401).`),
+  '403': refusal(
+    `A wrong ${ADMIN_TOKEN_HEADER}, or, without an admin token on the server, a call from another machine (code 403).`,
+  ),
+  '404': refusal('Something the call names does not exist, or the journal is off (code 40400).'),
+  '409': refusal(
+    'A conflict (code 40900): a recording already running, a scenario file already there, the world clock moved backwards without force, a scenario that cannot run or whose step failed. In proxy mode, also a call that needs the emulator’s data (code 40400).',
+  ),
+  '500': refusal('A scenario file that cannot be read (code 50000).'),
+}
+
+/** `/__emu/faults/:id` as OpenAPI writes it: `/__emu/faults/{id}`. */
+const templated = (path: string) => path.replace(/:(\w+)/g, '{$1}')
+
+function controlOperation(e: ControlEndpoint): Record<string, unknown> {
+  const parameters: Record<string, unknown>[] = []
+  for (const [name, field] of Object.entries((e.params?.shape ?? {}) as Record<string, z.ZodType>)) {
+    parameters.push({ name, in: 'path', required: true, schema: requestSchema(field) })
+  }
+  for (const [name, field] of Object.entries((e.query?.shape ?? {}) as Record<string, z.ZodType>)) {
+    parameters.push({ name, in: 'query', required: !isOptional(field), schema: requestSchema(field) })
+  }
+  parameters.push({
+    name: SCOPE_HEADER,
+    in: 'header',
+    required: false,
+    description:
+      'The scope the call reads or changes, as `?scope=` or a body’s `scope` would name it (they must agree); `*` or none: every scope.',
+    schema: { type: 'string', minLength: 1, maxLength: 200 },
+  })
+  const success = jsonSchema(z.object({ code: z.literal(CODE.ok), msg: z.string(), data: e.data }), 'output')
+  const op: Record<string, unknown> = {
+    operationId: e.id,
+    summary: e.summary,
+    tags: [e.tag],
+    parameters,
+    responses: {
+      '200': {
+        description:
+          'The envelope: code 1 with data on success; any other code is a refusal whose msg says why (e.g. a withdrawal already reviewed).',
+        content: { 'application/json': { schema: { anyOf: [success, FAILURE] } } },
+      },
+      ...CONTROL_REFUSALS,
+    },
+  }
+  if (e.emulatorOnly) {
+    op.description =
+      'Emulator mode only: it works on the emulator’s own data. In proxy mode it is refused (409) or not there (404).'
+    op['x-emulator-only'] = true
+  }
+  if (e.body) {
+    op.requestBody = {
+      required: !isOptional(e.body),
+      content: { 'application/json': { schema: requestSchema(e.body) } },
+    }
+  }
+  return op
+}
+
+/**
+ * The control API's OpenAPI 3.1 document (docs/testing.md#reference-every-call), built from its
+ * contract objects alone, the same in both modes: calls that need the emulator are marked
+ * `x-emulator-only`.
+ */
+export function buildControlOpenApi(
+  endpoints: readonly ControlEndpoint[],
+  version: string,
+): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const e of endpoints) {
+    const path = templated(e.path)
+    const item = paths[path] ?? {}
+    item[e.method.toLowerCase()] = controlOperation(e)
+    paths[path] = item
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: "Hash game control API (/__emu): the tester's faults, sessions, clock, scenarios and journal",
+      version,
+      description:
+        'On in emulator mode, and in proxy mode when the server has an admin token. Every answer is the envelope {code, msg, data}: code 1 on success, a refusal carries another code and data null. x-emulator-only: the call works on the emulator’s own data.',
+    },
+    servers: [{ url: '/' }],
+    tags: [...new Set(endpoints.map((e) => e.tag))].map((name) => ({ name })),
+    components: {
+      securitySchemes: {
+        adminToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: ADMIN_TOKEN_HEADER,
+          description:
+            'Needed on every call when the server has EMU_ADMIN_TOKEN; without one, only this machine may call.',
+        },
+      },
+    },
+    // The token, or nothing when the server has none.
+    security: [{ adminToken: [] }, {}],
     paths,
   }
 }

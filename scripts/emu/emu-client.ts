@@ -1,37 +1,36 @@
 import { SCOPE_HEADER } from '@shared/constants'
+import * as control from '@shared/emu-contract/control'
+import {
+  type ControlBodyOf,
+  type ControlDataOf,
+  type ControlEndpoint,
+  type ControlParamsOf,
+  type ControlQueryOf,
+  controlPath,
+} from '@shared/emu-contract/control-endpoint'
 import {
   type Activation,
   ADMIN_TOKEN_HEADER,
   ALL_SCOPES,
-  activationSchema,
   type ClockSet,
   type ClockStateView,
-  clockStateSchema,
   controlEnvelopeSchema,
   type EmuState,
-  emuStateSchema,
   type FaultAction,
   type FaultRule,
   type FaultRuleInput,
-  faultRuleSchema,
   type JournalEntry,
   type JournalFilter,
   type JournalPage,
   type JournalQuery,
   type JournalVerify,
-  journalPageSchema,
   type MachineState,
-  machineStateSchema,
   type Recording,
   type RecordStart,
-  recordingSchema,
   type Scenario,
   type SessionFaultKind,
   type SessionLifetime,
-  scenarioSchema,
-  scenarioSummarySchema,
   type Verification,
-  verificationSchema,
 } from '@shared/emu-control'
 import { z } from 'zod'
 
@@ -62,6 +61,13 @@ export class EmuControlError extends Error {
   ) {
     super(message)
   }
+}
+
+/** What a control call sends: its path parameters, query and body, each where its contract has one. */
+export type ControlCallInput<E extends ControlEndpoint> = {
+  readonly params?: ControlParamsOf<E>
+  readonly query?: ControlQueryOf<E>
+  readonly body?: ControlBodyOf<E>
 }
 
 export interface EmuClientOptions {
@@ -101,7 +107,7 @@ export class EmuClient {
   }
 
   state(): Promise<EmuState> {
-    return this.call('GET', '/state', undefined, emuStateSchema)
+    return this.control(control.getState)
   }
 
   /**
@@ -110,25 +116,20 @@ export class EmuClient {
    * to real time. A client without a scope must say `all`: the server refuses a reset that names
    * no scope.
    */
-  reset(options: { seed?: number; all?: boolean } = {}): Promise<{ scope: string | null }> {
+  reset(options: { seed?: number; all?: boolean } = {}): Promise<{ scope: string }> {
     const { all, ...body } = options
     if (all && this.options.scope) {
       throw new EmuControlError(0, null, `reset({ all: true }) on a client of scope ${this.options.scope}`)
     }
-    return this.call(
-      'POST',
-      '/reset',
-      all ? { ...body, scope: ALL_SCOPES } : body,
-      z.object({ scope: z.string().nullable() }),
-    )
+    return this.control(control.reset, { body: all ? { ...body, scope: ALL_SCOPES } : body })
   }
 
   setSeed(seed: number): Promise<{ seed: number }> {
-    return this.call('PUT', '/seed', { seed }, z.object({ seed: z.number() }))
+    return this.control(control.setSeed, { body: { seed } })
   }
 
   addFault(rule: FaultRuleInput): Promise<FaultRule> {
-    return this.call('POST', '/faults', rule, faultRuleSchema)
+    return this.control(control.addFault, { body: rule })
   }
 
   /** Shorthand: `action` on calls to `path` (a glob), with the rest of the rule's options. */
@@ -141,19 +142,19 @@ export class EmuClient {
   }
 
   faults(): Promise<FaultRule[]> {
-    return this.call('GET', '/faults', undefined, z.array(faultRuleSchema))
+    return this.control(control.listFaults)
   }
 
   getFault(id: string): Promise<FaultRule> {
-    return this.call('GET', `/faults/${encodeURIComponent(id)}`, undefined, faultRuleSchema)
+    return this.control(control.getFault, { params: { id } })
   }
 
   deleteFault(id: string): Promise<void> {
-    return this.call('DELETE', `/faults/${encodeURIComponent(id)}`, undefined, z.null()).then(() => undefined)
+    return this.control(control.deleteFault, { params: { id } }).then(() => undefined)
   }
 
   clearFaults(): Promise<{ removed: number }> {
-    return this.call('DELETE', '/faults', undefined, z.object({ removed: z.number() }))
+    return this.control(control.clearFaults)
   }
 
   /**
@@ -161,28 +162,26 @@ export class EmuClient {
    * mode); `stopRecording` writes fixtures/scenarios/<name>.json.
    */
   record(input: RecordStart): Promise<Recording> {
-    return this.call('POST', '/record', input, recordingSchema)
+    return this.control(control.startRecording, { body: input })
   }
 
   stopRecording(): Promise<Recording> {
-    return this.call('POST', '/record/stop', undefined, recordingSchema)
+    return this.control(control.stopRecording)
   }
 
   /** Where this scope's state machines are (all, for a client without a scope). */
   states(): Promise<MachineState[]> {
-    return this.call('GET', '/states', undefined, z.array(machineStateSchema))
+    return this.control(control.listStates)
   }
 
   /** Moves a state machine of this scope (e.g. back to `Started`). */
   setState(name: string, state: string): Promise<MachineState> {
-    return this.call('PUT', `/states/${encodeURIComponent(name)}`, { state }, machineStateSchema)
+    return this.control(control.setState, { params: { name }, body: { state } })
   }
 
   /** `token` may be `any`: the next call in the scope that carries a token. */
   failSession(token: string, fault: SessionFaultKind): Promise<void> {
-    return this.call('POST', `/sessions/${encodeURIComponent(token)}/${fault}`, undefined, z.null()).then(
-      () => undefined,
-    )
+    return this.control(control.failSession, { params: { token, fault } }).then(() => undefined)
   }
 
   expireSession(token: string): Promise<void> {
@@ -194,17 +193,15 @@ export class EmuClient {
   }
 
   sessionLifetime(token: string, lifetime: SessionLifetime): Promise<void> {
-    return this.call('POST', `/sessions/${encodeURIComponent(token)}/lifetime`, lifetime, z.null()).then(
-      () => undefined,
-    )
+    return this.control(control.sessionLifetime, { params: { token }, body: lifetime }).then(() => undefined)
   }
 
   clock(): Promise<ClockStateView> {
-    return this.call('GET', '/clock', undefined, clockStateSchema)
+    return this.control(control.getClock)
   }
 
   setClock(set: ClockSet): Promise<ClockStateView> {
-    return this.call('PUT', '/clock', set, clockStateSchema)
+    return this.control(control.setClock, { body: set })
   }
 
   /** `force`: let the world clock move backwards (refused otherwise). */
@@ -217,20 +214,12 @@ export class EmuClient {
   }
 
   advanceClock(ms: number): Promise<ClockStateView> {
-    return this.call('POST', '/clock/advance', { ms }, clockStateSchema)
+    return this.control(control.advanceClock, { body: { ms } })
   }
 
+  /** Field tests go in short form (`name=value`, `name~=regex`, `name`, `!name`), as in a query string. */
   requests(query: JournalQuery = {}): Promise<JournalPage> {
-    const params = new URLSearchParams()
-    for (const [k, v] of Object.entries(query)) {
-      if (v === undefined) continue
-      if (Array.isArray(v)) for (const one of v) params.append(k, String(one))
-      else if (typeof v === 'object') {
-        throw new TypeError(`requests(): give ${k} in short form (name=value, name~=regex, name, !name)`)
-      } else params.set(k, String(v))
-    }
-    const qs = params.toString()
-    return this.call('GET', `/requests${qs ? `?${qs}` : ''}`, undefined, journalPageSchema)
+    return this.control(control.listRequests, { query })
   }
 
   /**
@@ -238,7 +227,7 @@ export class EmuClient {
    * calls that matched. `times` exactly, or `atLeast` / `atMost`; at least once when none is given.
    */
   verify(check: JournalVerify): Promise<Verification> {
-    return this.call('POST', '/requests/verify', check, verificationSchema)
+    return this.control(control.verifyRequests, { body: check })
   }
 
   /** verify(), throwing an error that says what was expected and what was seen when it fails. */
@@ -254,7 +243,7 @@ export class EmuClient {
   }
 
   countRequests(filter: JournalFilter = {}): Promise<number> {
-    return this.call('POST', '/requests/count', filter, z.object({ count: z.number() })).then((r) => r.count)
+    return this.control(control.countRequests, { body: filter }).then((r) => r.count)
   }
 
   /**
@@ -288,11 +277,11 @@ export class EmuClient {
   }
 
   scenarios(): Promise<{ name: string; description: string }[]> {
-    return this.call('GET', '/scenarios', undefined, z.array(scenarioSummarySchema))
+    return this.control(control.listScenarios)
   }
 
   scenario(name: string): Promise<Scenario> {
-    return this.call('GET', `/scenarios/${encodeURIComponent(name)}`, undefined, scenarioSchema)
+    return this.control(control.getScenario, { params: { name } })
   }
 
   /**
@@ -304,12 +293,7 @@ export class EmuClient {
     params: Record<string, string> = {},
     opts: { allowData?: boolean; force?: boolean } = {},
   ): Promise<Activation> {
-    return this.call(
-      'POST',
-      `/scenarios/${encodeURIComponent(name)}/activate`,
-      { params, ...opts },
-      activationSchema,
-    )
+    return this.control(control.activateScenario, { params: { name }, body: { params, ...opts } })
   }
 
   /**
@@ -344,26 +328,31 @@ export class EmuClient {
   }
 
   /** SMS codes the emulator "sent" (emulator mode only). */
-  sms(phone?: string): Promise<{ phone: string; code: string }[]> {
-    const qs = phone ? `?phone=${encodeURIComponent(phone)}` : ''
-    return this.call(
-      'GET',
-      `/sms${qs}`,
-      undefined,
-      z.array(z.looseObject({ phone: z.string(), code: z.string() })),
-    )
+  sms(phone?: string): Promise<control.SmsCode[]> {
+    return this.control(control.listSms, { query: phone ? { phone } : {} })
   }
 
   private base(): string {
     return this.options.url.replace(/\/+$/, '')
   }
 
-  private async call<T>(method: string, path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+  /**
+   * Any control call, by its contract (shared/emu-contract/): the path filled from `params`, the
+   * query and the JSON body sent as given, and the answer's data parsed with the contract's schema.
+   * E.g. `emu.control(confirmDeposit, { params: { id: 'D1' } })`.
+   */
+  async control<E extends ControlEndpoint>(
+    endpoint: E,
+    input: ControlCallInput<E> = {},
+  ): Promise<ControlDataOf<E>> {
+    const path = `${controlPath(endpoint, input.params ?? {})}${queryString(endpoint, input.query)}`
+    const what = `${endpoint.method} ${path}`
+    const body: unknown = input.body
     const headers: Record<string, string> = { ...this.scopeHeaders() }
     if (this.options.adminToken) headers[ADMIN_TOKEN_HEADER] = this.options.adminToken
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await this.doFetch(`${this.base()}/__emu${path}`, {
-      method,
+    const res = await this.doFetch(`${this.base()}${path}`, {
+      method: endpoint.method,
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
@@ -375,25 +364,34 @@ export class EmuClient {
       throw new EmuControlError(
         res.status,
         null,
-        `${method} /__emu${path}: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`,
+        `${what}: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`,
       )
     }
     const envelope = controlEnvelopeSchema.safeParse(json)
     if (!envelope.success) {
-      throw new EmuControlError(
-        res.status,
-        null,
-        `${method} /__emu${path}: HTTP ${res.status}, not an envelope`,
-      )
+      throw new EmuControlError(res.status, null, `${what}: HTTP ${res.status}, not an envelope`)
     }
     if (envelope.data.code !== 1) {
       const msg = envelope.data.msg ?? ''
-      throw new EmuControlError(
-        res.status,
-        envelope.data.code,
-        `${method} /__emu${path}: ${res.status} ${msg}`,
-      )
+      throw new EmuControlError(res.status, envelope.data.code, `${what}: ${res.status} ${msg}`)
     }
-    return schema.parse(envelope.data.data)
+    return endpoint.data.parse(envelope.data.data) as ControlDataOf<E>
   }
+}
+
+/**
+ * A query as a query string (`?…`, or nothing): a list repeats its name. A record of field tests
+ * has no query-string form, so it is refused: give it in short form instead.
+ */
+function queryString(endpoint: ControlEndpoint, query: object | undefined): string {
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined) continue
+    if (Array.isArray(v)) for (const one of v) params.append(k, String(one))
+    else if (typeof v === 'object' && v !== null) {
+      throw new TypeError(`${endpoint.id}: give ${k} in short form (name=value, name~=regex, name, !name)`)
+    } else params.set(k, String(v))
+  }
+  const qs = params.toString()
+  return qs ? `?${qs}` : ''
 }

@@ -1,8 +1,7 @@
-import { ok } from '@server/http/envelope'
-import { emuTransferBody } from '@shared/contract/games'
-import { GAME_CODES } from '@shared/games/config'
+import { controlRoute } from '@server/http/control-route'
+import { emuTransfer, gamesChain } from '@shared/emu-contract/games'
+import { GAME_CODES, type GameCode } from '@shared/games/config'
 import type { FastifyInstance } from 'fastify'
-import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { GamesDomain } from './games-domain'
 
 /**
@@ -13,17 +12,15 @@ import type { GamesDomain } from './games-domain'
  */
 export async function gamesControlRoutes(app: FastifyInstance, opts: { games: GamesDomain }): Promise<void> {
   const { games } = opts
-  const r = app.withTypeProvider<ZodTypeProvider>()
 
-  r.post('/transfers', { schema: { body: emuTransferBody } }, async (request) =>
-    ok(games.transfers.transfer(request.body, null)),
-  )
+  controlRoute(app, emuTransfer, ({ body }) => games.transfers.transfer(body, null))
 
   /** The chain's commitment and each game's draw cursor (ms of the emulator clock drawn up to). */
-  r.get('/games', async () =>
-    ok({
-      commitment: games.rounds.commitment(),
-      cursors: Object.fromEntries(GAME_CODES.map((g) => [g, games.repo.cursor(g) ?? null])),
-    }),
-  )
+  controlRoute(app, gamesChain, () => ({
+    commitment: games.rounds.commitment(),
+    cursors: Object.fromEntries(GAME_CODES.map((g) => [g, games.repo.cursor(g) ?? null])) as Record<
+      GameCode,
+      number | null
+    >,
+  }))
 }

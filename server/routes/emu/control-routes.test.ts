@@ -1,11 +1,19 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { adminTokenMatches } from '@server/fault/admin-access'
 import { ADMIN_TOKEN, type LiveServer, liveLogin, startLive } from '@server/fault/live-servers'
 import { ROOT_DIR } from '@server/paths'
-import { afterEach, describe, expect, it } from 'vitest'
-import { EmuClient, EmuControlError } from '../../../scripts/emu/emu-client'
+import { checkAnswers, checkingFetch, parseAnswer } from '@server/test-support/answers'
+import { createTestApp } from '@server/test-support/test-app'
+import * as control from '@shared/emu-contract/control'
+import { type ControlDataOf, type ControlEndpoint, controlPath } from '@shared/emu-contract/control-endpoint'
+import { emuTransfer, gamesChain } from '@shared/emu-contract/games'
+import { CONTROL_ENDPOINTS } from '@shared/emu-contract/registry'
+import * as wallet from '@shared/emu-contract/wallet'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { EmuClient, type EmuClientOptions, EmuControlError } from '../../../scripts/emu/emu-client'
 
 let live: LiveServer | undefined
 afterEach(async () => {
@@ -13,8 +21,15 @@ afterEach(async () => {
   live = undefined
 })
 
+/** Every control answer these tests receive over a socket is parsed with its contract first. */
+const checked = checkingFetch()
+const emuClient = (options: EmuClientOptions) => new EmuClient({ ...options, fetch: checked })
+afterAll(() => {
+  expect(checked.checked).toBeGreaterThan(50)
+})
+
 async function getJson(url: string, init: RequestInit = {}) {
-  const res = await fetch(url, init)
+  const res = await checked(url, init)
   return { status: res.status, body: (await res.json()) as { code: number; msg?: string; data: unknown } }
 }
 
@@ -46,7 +61,7 @@ function postLate(base: string, path: string, token: string, scope: string): Pro
 describe('scopes', () => {
   it('two scopes in parallel see only their own faults, clocks and journal', async () => {
     live = await startLive('emulator')
-    const root = new EmuClient({ url: live.url })
+    const root = emuClient({ url: live.url })
     const a = root.withScope('test-a')
     const b = root.withScope('test-b')
     const player = await liveLogin(live.url)
@@ -109,7 +124,7 @@ describe('scopes', () => {
 
   it('every call takes the scope from ?scope= or the header, POSTs included; reset names its scope', async () => {
     live = await startLive('emulator')
-    const root = new EmuClient({ url: live.url })
+    const root = emuClient({ url: live.url })
     const post = (path: string, init: RequestInit = {}) =>
       getJson(`${live?.url}/__emu${path}`, { method: 'POST', ...init })
     const global = await root.fault('/api/api2/announcement', { type: 'status', status: 503 })
@@ -160,7 +175,7 @@ describe('scopes', () => {
 
   it('a rule scoped to a session token applies to that token only', async () => {
     live = await startLive('emulator')
-    const emu = new EmuClient({ url: live.url })
+    const emu = emuClient({ url: live.url })
     const one = await liveLogin(live.url)
     const two = await liveLogin(live.url)
     await emu.addFault({ scope: one.token, action: { type: 'envelope', code: 10001 } })
@@ -178,7 +193,7 @@ describe('scopes', () => {
 describe('the control API', () => {
   it('lists, inspects and deletes rules; reset puts the data back to the seed', async () => {
     live = await startLive('emulator')
-    const emu = new EmuClient({ url: live.url })
+    const emu = emuClient({ url: live.url })
     const rule = await emu.fault(
       '/api/users/*',
       { type: 'delay', minMs: 10, maxMs: 20 },
@@ -222,7 +237,7 @@ describe('the control API', () => {
 
   it('probability replays from a settable seed; until follows the clock', async () => {
     live = await startLive('emulator')
-    const emu = new EmuClient({ url: live.url })
+    const emu = emuClient({ url: live.url })
     const code = async () => {
       const r = await fetch(`${live?.url}/api/api2/announcement`)
       return ((await r.json()) as { code: number }).code === 503 ? '1' : '0'
@@ -250,7 +265,7 @@ describe('the control API', () => {
 
   it('refuses to move the world clock backwards unless forced; scope clocks may go back', async () => {
     live = await startLive('emulator')
-    const emu = new EmuClient({ url: live.url })
+    const emu = emuClient({ url: live.url })
     const ahead = await emu.advanceClock(3_600_000)
     await expect(emu.realClock()).rejects.toMatchObject({ status: 409 })
     await expect(emu.freezeClock(ahead.now - 60_000)).rejects.toThrow(/force/)
@@ -279,7 +294,7 @@ describe('the control API', () => {
     expect(wrong.status).toBe(403)
     const right = await getJson(`${live.url}/__emu/state`, { headers: { 'x-emu-admin-token': ADMIN_TOKEN } })
     expect(right).toMatchObject({ status: 200, body: { code: 1 } })
-    await expect(new EmuClient({ url: live.url }).state()).rejects.toMatchObject({ status: 401 })
+    await expect(emuClient({ url: live.url }).state()).rejects.toMatchObject({ status: 401 })
     // Other domains' /__emu routes are guarded the same way.
     expect((await getJson(`${live.url}/__emu/deposits`)).status).toBe(401)
     const walletRight = await getJson(`${live.url}/__emu/deposits`, {
@@ -296,15 +311,15 @@ describe('the control API', () => {
     await live.close()
     live = await startLive('proxy')
     expect((await getJson(`${live.url}/__emu/state`)).status).toBe(401)
-    const state = await new EmuClient({ url: live.url, adminToken: ADMIN_TOKEN }).state()
+    const state = await emuClient({ url: live.url, adminToken: ADMIN_TOKEN }).state()
     expect(state.mode).toBe('proxy')
     // Emulator-only calls say why they are refused.
-    await expect(new EmuClient({ url: live.url, adminToken: ADMIN_TOKEN }).sms()).rejects.toThrow(/代理模式/)
+    await expect(emuClient({ url: live.url, adminToken: ADMIN_TOKEN }).sms()).rejects.toThrow(/代理模式/)
   })
 
   it('refuses session faults for tokens that cannot be sessions', async () => {
     live = await startLive('emulator')
-    const emu = new EmuClient({ url: live.url })
+    const emu = emuClient({ url: live.url })
     await expect(emu.expireSession('3f2a…')).rejects.toMatchObject({ status: 400, code: 40000 })
     await expect(emu.expireSession('0123456789abcdef0123456789abcdef')).rejects.toThrow(/没有签发过/)
     await expect(emu.sessionLifetime('deadbeefdeadbeef', { requests: 1 })).rejects.toMatchObject({
@@ -337,7 +352,7 @@ describe('the control API', () => {
         if (entry.isDirectory()) await walk(full)
         else if (/\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
           const text = await readFile(full, 'utf8')
-          if (/from ['"][^'"]*(emu-control|scripts\/emu\/)/.test(text)) offenders.push(full)
+          if (/from ['"][^'"]*(emu-control|emu-contract|scripts\/emu\/)/.test(text)) offenders.push(full)
         }
       }
     }
@@ -348,11 +363,156 @@ describe('the control API', () => {
   })
 })
 
+describe('every control call', () => {
+  it('answers inside its contract: each success parsed with its data schema', async () => {
+    // Recording writes a scenario file: into a copy of fixtures/, never into the repository.
+    const fixtures = await mkdtemp(join(tmpdir(), 'emu-contract-'))
+    await cp(join(ROOT_DIR, 'fixtures'), fixtures, { recursive: true })
+    const t = await createTestApp({ FIXTURES_DIR: fixtures })
+    try {
+      checkAnswers(t.app)
+      const answered = new Set<string>()
+      const call = async <E extends ControlEndpoint>(
+        e: E,
+        input: { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown } = {},
+      ): Promise<ControlDataOf<E>> => {
+        const qs = new URLSearchParams(input.query).toString()
+        const res = await t.app.inject({
+          method: e.method,
+          url: `${controlPath(e, input.params)}${qs ? `?${qs}` : ''}`,
+          ...(input.body === undefined ? {} : { payload: input.body as object }),
+        })
+        const answer = parseAnswer<E['data']>(e, res.json())
+        expect(answer.code, `${e.id}: ${answer.msg}`).toBe(1)
+        answered.add(e.id)
+        return answer.data
+      }
+      const form = async (url: string, fields: Record<string, string>, token?: string) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url,
+          payload: new URLSearchParams(fields).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { token } : {}) },
+        })
+        const body = res.json() as { code: number; msg: string; data: unknown }
+        expect(body.code, `${url}: ${body.msg}`).toBe(1)
+        return body.data as Record<string, unknown>
+      }
+      const scope = { scope: 'walk' }
+
+      expect((await call(control.getState)).mode).toBe('emulator')
+      expect(await call(control.setSeed, { body: { seed: 3 } })).toEqual({ seed: 3 })
+      const rule = await call(control.addFault, {
+        query: scope,
+        body: {
+          match: { path: '/api/nothing' },
+          action: { type: 'status', status: 503 },
+          inScenario: 'door',
+          setState: 'Open',
+        },
+      })
+      expect(await call(control.listFaults, { query: scope })).toHaveLength(1)
+      expect((await call(control.getFault, { params: rule })).id).toBe(rule.id)
+      await call(control.setState, { params: { name: 'door' }, body: { state: 'Open', ...scope } })
+      expect(await call(control.listStates, { query: scope })).toEqual([
+        { scope: 'walk', name: 'door', state: 'Open' },
+      ])
+      expect(await call(control.deleteFault, { params: rule })).toBeNull()
+      await call(control.clearFaults, { query: scope })
+
+      await call(control.startRecording, { body: { name: 'walk', ...scope } })
+      expect(await call(control.getRecording, { query: scope })).toMatchObject({ name: 'walk' })
+      await call(control.stopRecording, { body: scope })
+
+      await call(control.getClock, { query: scope })
+      await call(control.setClock, { query: scope, body: { mode: 'frozen' } })
+      await call(control.advanceClock, { query: scope, body: { ms: 1000 } })
+
+      await call(control.listRequests, { query: { limit: '5' } })
+      await call(control.countRequests, { body: {} })
+      await call(control.verifyRequests, { body: { path: '/api/**', atLeast: 0 } })
+
+      const scenarios = await call(control.listScenarios)
+      expect(scenarios.map((s) => s.name)).toContain('flaky')
+      expect((await call(control.getScenario, { params: { name: 'flaky' } })).name).toBe('flaky')
+      await call(control.activateScenario, { params: { name: 'flaky' }, body: scope })
+
+      const phone = '13500135000'
+      await form('/api/sms/send', { phone, purpose: 'register' })
+      expect(await call(control.listSms, { query: { phone } })).toMatchObject([
+        { phone, purpose: 'register' },
+      ])
+
+      // The wallet: a top-up confirmed, two withdrawals reviewed, the settings, the lock, the ledger.
+      const { token, playerId } = await t.login()
+      const deposit = await form('/api/usdtpay', { amount: '20' }, token)
+      const pending = await call(wallet.listDeposits, {
+        query: { player_id: String(playerId), status: 'pending' },
+      })
+      expect(pending.list.map((d) => d.id)).toContain(deposit.id)
+      expect(await call(wallet.confirmDeposit, { params: { id: String(deposit.id) } })).toMatchObject({
+        credited: true,
+        order: { status: 'confirmed' },
+      })
+      const bound = (await form(
+        '/api/api2/wallets/bind',
+        { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', label: '主钱包', pay_password: '123456' },
+        token,
+      )) as { list: { id: number }[] }
+      const walletId = String(bound.list[0]?.id)
+      const withdraw = async () =>
+        (
+          (await form(
+            '/api/api2/withdraw',
+            { wallet_id: walletId, amount: '20', pay_password: '123456' },
+            token,
+          )) as {
+            order: { id: number }
+          }
+        ).order.id
+      const [first, second] = [await withdraw(), await withdraw()]
+      expect((await call(wallet.listWithdrawals, { query: { status: 'pending' } })).total).toBe(2)
+      expect((await call(wallet.approveWithdrawal, { params: { id: String(first) } })).status).toBe(
+        'approved',
+      )
+      expect(
+        await call(wallet.rejectWithdrawal, { params: { id: String(second) }, body: { reason: '测试' } }),
+      ).toMatchObject({ status: 'rejected', reason: '测试' })
+      const settings = await call(wallet.getWalletSettings)
+      const patched = await call(wallet.patchWalletSettings, { body: { deposit: { confirmations: 2 } } })
+      expect(patched.deposit).toEqual({ ...settings.deposit, confirmations: 2 })
+      expect(await call(wallet.unlockPayPassword, { params: { playerId } })).toBeNull()
+      expect(await call(wallet.walletDrift)).toEqual({ drift: [] })
+
+      // The games: a transfer as the chain brings it, and the chain's state.
+      const transfer = await call(emuTransfer, {
+        body: {
+          from_address: 'THHokCProneknUpbJfWrE2SzhgP11T1J1g',
+          to_address: 'TTbh7qmTJjhe5cRQjWHqLg1nDh7nZdED1R',
+          amount: '17',
+        },
+      })
+      expect(transfer).toMatchObject({ status: 'bet', kind: 'big_small' })
+      expect(Object.keys((await call(gamesChain)).cursors)).toHaveLength(5)
+
+      // Sessions last: the rules they add would answer this player's calls in the scope.
+      await call(control.failSession, { params: { token, fault: 'expire' }, query: scope })
+      await call(control.sessionLifetime, { params: { token }, query: scope, body: { requests: 5 } })
+      expect(await call(control.reset, { body: { scope: '*' } })).toEqual({ scope: '*' })
+
+      expect(CONTROL_ENDPOINTS.map((e) => e.id).filter((id) => !answered.has(id))).toEqual([])
+    } finally {
+      await t.close()
+      await rm(fixtures, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
+
 for (const mode of ['emulator', 'proxy'] as const) {
   describe(`the journal over the wire, ${mode} mode`, () => {
     it('keeps headers and bodies redacted, filters on them and verifies call counts', async () => {
       live = await startLive(mode)
-      const emu = new EmuClient({
+      const emu = emuClient({
         url: live.url,
         adminToken: live.adminHeaders['x-emu-admin-token'],
       }).withScope('journal')

@@ -13,33 +13,12 @@ import {
 } from '@server/fault/scenarios'
 import { assertSessionToken } from '@server/fault/session-tokens'
 import { ApiError, notFound } from '@server/http/api-error'
-import { ok } from '@server/http/envelope'
+import { controlRoute } from '@server/http/control-route'
 import { SCOPE_HEADER } from '@shared/constants'
-import {
-  ALL_SCOPES,
-  activateSchema,
-  clockAdvanceSchema,
-  clockSetSchema,
-  type EmuState,
-  faultRuleInputSchema,
-  journalFilterSchema,
-  journalQuerySchema,
-  journalVerifySchema,
-  recordStartSchema,
-  recordStopSchema,
-  resetSchema,
-  scopeNameSchema,
-  seedSchema,
-  sessionFaultSchema,
-  sessionLifetimeSchema,
-  setMachineStateSchema,
-} from '@shared/emu-control'
+import * as control from '@shared/emu-contract/control'
+import { ALL_SCOPES } from '@shared/emu-control'
 import { CODE } from '@shared/envelope'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { z } from 'zod'
-
-const scopeQuery = z.strictObject({ scope: scopeNameSchema.optional() })
 
 /**
  * The tester's API under /__emu. On in emulator mode; in proxy mode only when an admin token is
@@ -56,7 +35,6 @@ export async function controlRoutes(
   const { config, clock } = opts
   const emulated = config.MODE === 'emulator'
   const scenariosDir = join(config.FIXTURES_DIR, 'scenarios')
-  const r = app.withTypeProvider<ZodTypeProvider>()
 
   app.faults.enableJournal(config.EMU_JOURNAL_SIZE)
   app.faults.rules.reseed(config.EMU_SEED)
@@ -96,10 +74,10 @@ export async function controlRoutes(
     if (!emulated) throw new ApiError(CODE.notFound, '代理模式下不可用：数据在上游', 409)
   }
 
-  r.get('/state', { schema: { querystring: scopeQuery } }, async (request) => {
-    const scope = scopeOf(request, request.query.scope)
+  controlRoute(app, control.getState, ({ request, query }) => {
+    const scope = scopeOf(request, query.scope)
     const journal = app.faults.journal
-    const state: EmuState = {
+    return {
       mode: config.MODE,
       clock: clockView(scope),
       seed: app.faults.rules.seed,
@@ -114,11 +92,10 @@ export async function controlRoutes(
         lastSeq: journal?.newestSeq ?? 0,
       },
     }
-    return ok(state)
   })
 
-  r.post('/reset', { schema: { body: resetSchema.nullish(), querystring: scopeQuery } }, async (request) => {
-    const scope = namedScope(request, request.body?.scope, request.query.scope)
+  controlRoute(app, control.reset, async ({ request, query, body }) => {
+    const scope = namedScope(request, body?.scope, query.scope)
     if (scope === null) {
       throw new ApiError(
         CODE.invalidInput,
@@ -126,52 +103,51 @@ export async function controlRoutes(
         400,
       )
     }
-    if (request.body?.seed !== undefined) app.faults.rules.reseed(request.body.seed)
+    if (body?.seed !== undefined) app.faults.rules.reseed(body.seed)
     if (scope === ALL_SCOPES) {
       app.faults.reset()
-      app.faults.rules.reseed(request.body?.seed ?? config.EMU_SEED)
+      app.faults.rules.reseed(body?.seed ?? config.EMU_SEED)
       clock.real()
       if (emulated) await app.emu.reset()
     } else app.faults.reset(scope)
-    return ok({ scope })
+    return { scope }
   })
 
-  r.put('/seed', { schema: { body: seedSchema, querystring: scopeQuery } }, async (request) => {
-    app.faults.rules.reseed(request.body.seed)
-    return ok({ seed: request.body.seed })
+  controlRoute(app, control.setSeed, ({ body }) => {
+    app.faults.rules.reseed(body.seed)
+    return { seed: body.seed }
   })
 
-  r.post('/faults', { schema: { body: faultRuleInputSchema, querystring: scopeQuery } }, async (request) => {
-    const scope = scopeOf(request, request.body.scope, request.query.scope)
-    const { scope: _given, ...rest } = request.body
+  controlRoute(app, control.addFault, ({ request, query, body }) => {
+    const scope = scopeOf(request, body.scope, query.scope)
+    const { scope: _given, ...rest } = body
     const input = scope === null ? rest : { ...rest, scope }
     try {
-      return ok(app.faults.rules.add(input, clock.nowFor(scope)))
+      return app.faults.rules.add(input, clock.nowFor(scope))
     } catch (err) {
       if (err instanceof RuleInputError) throw new ApiError(CODE.invalidInput, err.message, 400)
       throw err
     }
   })
-  r.get('/faults', { schema: { querystring: scopeQuery } }, async (request) => {
-    const scope = scopeOf(request, request.query.scope)
-    return ok(scope === null ? app.faults.rules.list() : app.faults.rules.list(scope))
+  controlRoute(app, control.listFaults, ({ request, query }) => {
+    const scope = scopeOf(request, query.scope)
+    return scope === null ? app.faults.rules.list() : app.faults.rules.list(scope)
   })
-  const byId = { params: z.object({ id: z.string() }), querystring: scopeQuery }
-  r.get('/faults/:id', { schema: byId }, async (request) =>
-    ok(ruleIn(request.params.id, scopeOf(request, request.query.scope))),
+  controlRoute(app, control.getFault, ({ request, params, query }) =>
+    ruleIn(params.id, scopeOf(request, query.scope)),
   )
-  r.delete('/faults/:id', { schema: byId }, async (request) => {
-    const rule = ruleIn(request.params.id, scopeOf(request, request.query.scope))
+  controlRoute(app, control.deleteFault, ({ request, params, query }) => {
+    const rule = ruleIn(params.id, scopeOf(request, query.scope))
     app.faults.rules.remove(rule.id)
-    return ok(null)
+    return null
   })
-  r.delete('/faults', { schema: { querystring: scopeQuery } }, async (request) => {
-    const scope = scopeOf(request, request.query.scope)
-    return ok({ removed: scope === null ? app.faults.rules.clear() : app.faults.rules.clear(scope) })
+  controlRoute(app, control.clearFaults, ({ request, query }) => {
+    const scope = scopeOf(request, query.scope)
+    return { removed: scope === null ? app.faults.rules.clear() : app.faults.rules.clear(scope) }
   })
 
-  r.post('/record', { schema: { body: recordStartSchema, querystring: scopeQuery } }, async (request) => {
-    const scope = scopeOf(request, request.body.scope, request.query.scope)
+  controlRoute(app, control.startRecording, async ({ request, query, body }) => {
+    const scope = scopeOf(request, body.scope, query.scope)
     if (app.faults.recorders.has(scope)) {
       throw new ApiError(
         CODE.conflict,
@@ -179,202 +155,134 @@ export async function controlRoutes(
         409,
       )
     }
-    const file = scenarioFile(scenariosDir, request.body.name)
-    if (!request.body.overwrite && (await stat(file).catch(() => null))) {
-      throw new ApiError(
-        CODE.conflict,
-        `场景文件已存在: ${request.body.name}.json（覆盖请加 overwrite: true）`,
-        409,
-      )
+    const file = scenarioFile(scenariosDir, body.name)
+    if (!body.overwrite && (await stat(file).catch(() => null))) {
+      throw new ApiError(CODE.conflict, `场景文件已存在: ${body.name}.json（覆盖请加 overwrite: true）`, 409)
     }
-    const recorder = new Recorder(request.body, scope, file)
+    const recorder = new Recorder(body, scope, file)
     app.faults.recorders.set(scope, recorder)
-    return ok(recorder.view())
+    return recorder.view()
   })
-  r.get('/record', { schema: { querystring: scopeQuery } }, async (request) => {
-    const recorder = app.faults.recorders.get(scopeOf(request, request.query.scope))
-    return ok(recorder ? recorder.view() : null)
+  controlRoute(app, control.getRecording, ({ request, query }) => {
+    const recorder = app.faults.recorders.get(scopeOf(request, query.scope))
+    return recorder ? recorder.view() : null
   })
-  r.post(
-    '/record/stop',
-    { schema: { body: recordStopSchema.nullish(), querystring: scopeQuery } },
-    async (request) => {
-      const scope = scopeOf(request, request.body?.scope, request.query.scope)
-      const recorder = app.faults.recorders.get(scope)
-      if (!recorder) throw notFound('这个 scope 没有在录制')
-      app.faults.recorders.delete(scope)
-      try {
-        await recorder.write()
-      } catch (err) {
-        throw new ApiError(CODE.conflict, `写不了场景文件 ${recorder.file}: ${String(err)}`, 409)
-      }
-      request.log.info({ file: recorder.file, recorded: recorder.view().recorded }, 'recording written')
-      return ok(recorder.view())
-    },
-  )
-
-  r.get('/states', { schema: { querystring: scopeQuery } }, async (request) => {
-    const scope = scopeOf(request, request.query.scope)
-    return ok(scope === null ? app.faults.rules.machines() : app.faults.rules.machines(scope))
+  controlRoute(app, control.stopRecording, async ({ request, query, body }) => {
+    const scope = scopeOf(request, body?.scope, query.scope)
+    const recorder = app.faults.recorders.get(scope)
+    if (!recorder) throw notFound('这个 scope 没有在录制')
+    app.faults.recorders.delete(scope)
+    try {
+      await recorder.write()
+    } catch (err) {
+      throw new ApiError(CODE.conflict, `写不了场景文件 ${recorder.file}: ${String(err)}`, 409)
+    }
+    request.log.info({ file: recorder.file, recorded: recorder.view().recorded }, 'recording written')
+    return recorder.view()
   })
-  r.put(
-    '/states/:name',
-    {
-      schema: {
-        params: z.object({ name: z.string().min(1).max(100) }),
-        body: setMachineStateSchema,
-        querystring: scopeQuery,
-      },
-    },
-    async (request) => {
-      const scope = scopeOf(request, request.body.scope, request.query.scope)
-      app.faults.rules.setState(scope, request.params.name, request.body.state)
-      return ok({ scope, name: request.params.name, state: request.body.state })
-    },
-  )
 
-  r.post(
-    '/sessions/:token/:fault',
-    {
-      schema: {
-        params: z.object({ token: z.string().min(1), fault: sessionFaultSchema }),
-        querystring: scopeQuery,
-      },
-    },
-    async (request) => {
-      assertSessionToken(app, request.params.token, emulated)
-      app.faults.failSession(
-        request.params.token,
-        request.params.fault,
-        scopeOf(request, request.query.scope),
-      )
-      return ok(null)
-    },
-  )
-  r.post(
-    '/sessions/:token/lifetime',
-    {
-      schema: {
-        params: z.object({ token: z.string().min(1) }),
-        querystring: scopeQuery,
-        body: sessionLifetimeSchema,
-      },
-    },
-    async (request) => {
-      assertSessionToken(app, request.params.token, emulated)
-      app.faults.limitSession(request.params.token, request.body, scopeOf(request, request.query.scope))
-      return ok(null)
-    },
-  )
-
-  r.get('/clock', { schema: { querystring: scopeQuery } }, async (request) =>
-    ok(clockView(scopeOf(request, request.query.scope))),
-  )
-  r.put('/clock', { schema: { body: clockSetSchema, querystring: scopeQuery } }, async (request) => {
-    const scope = scopeOf(request, request.query.scope)
-    setClock(clockFor(scope), request.body, scope === null)
-    return ok(clockView(scope))
+  controlRoute(app, control.listStates, ({ request, query }) => {
+    const scope = scopeOf(request, query.scope)
+    return scope === null ? app.faults.rules.machines() : app.faults.rules.machines(scope)
   })
-  r.post(
-    '/clock/advance',
-    { schema: { body: clockAdvanceSchema, querystring: scopeQuery } },
-    async (request) => {
-      const scope = scopeOf(request, request.query.scope)
-      clockFor(scope).advance(request.body.ms)
-      return ok(clockView(scope))
-    },
-  )
+  controlRoute(app, control.setState, ({ request, params, query, body }) => {
+    const scope = scopeOf(request, body.scope, query.scope)
+    app.faults.rules.setState(scope, params.name, body.state)
+    return { scope, name: params.name, state: body.state }
+  })
 
-  r.get('/requests', { schema: { querystring: journalQuerySchema } }, async (request) => {
+  controlRoute(app, control.failSession, ({ request, params, query }) => {
+    assertSessionToken(app, params.token, emulated)
+    app.faults.failSession(params.token, params.fault, scopeOf(request, query.scope))
+    return null
+  })
+  controlRoute(app, control.sessionLifetime, ({ request, params, query, body }) => {
+    assertSessionToken(app, params.token, emulated)
+    app.faults.limitSession(params.token, body, scopeOf(request, query.scope))
+    return null
+  })
+
+  controlRoute(app, control.getClock, ({ request, query }) => clockView(scopeOf(request, query.scope)))
+  controlRoute(app, control.setClock, ({ request, query, body }) => {
+    const scope = scopeOf(request, query.scope)
+    setClock(clockFor(scope), body, scope === null)
+    return clockView(scope)
+  })
+  controlRoute(app, control.advanceClock, ({ request, query, body }) => {
+    const scope = scopeOf(request, query.scope)
+    clockFor(scope).advance(body.ms)
+    return clockView(scope)
+  })
+
+  const journalOn = () => {
     const journal = app.faults.journal
     if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
-    const { limit, scope: _given, ...filter } = request.query
-    const scope = scopeOf(request, request.query.scope)
-    return ok({
+    return journal
+  }
+  controlRoute(app, control.listRequests, ({ request, query }) => {
+    const journal = journalOn()
+    const { limit, scope: _given, ...filter } = query
+    const scope = scopeOf(request, query.scope)
+    return {
       entries: journal.query({ ...filter, ...(scope === null ? {} : { scope }) }, limit),
       size: journal.size,
       capacity: journal.capacity,
       lastSeq: journal.newestSeq,
-    })
+    }
   })
-  r.post(
-    '/requests/count',
-    { schema: { body: journalFilterSchema.nullish(), querystring: scopeQuery } },
-    async (request) => {
-      const journal = app.faults.journal
-      if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
-      const { scope: _given, ...filter } = request.body ?? {}
-      const scope = scopeOf(request, request.body?.scope, request.query.scope)
-      return ok({ count: journal.count({ ...filter, ...(scope === null ? {} : { scope }) }) })
-    },
-  )
+  controlRoute(app, control.countRequests, ({ request, query, body }) => {
+    const journal = journalOn()
+    const { scope: _given, ...filter } = body ?? {}
+    const scope = scopeOf(request, body?.scope, query.scope)
+    return { count: journal.count({ ...filter, ...(scope === null ? {} : { scope }) }) }
+  })
+  controlRoute(app, control.verifyRequests, ({ request, query, body }) => {
+    const journal = journalOn()
+    const { scope: _given, times, atLeast, atMost, ...filter } = body
+    const scope = scopeOf(request, body.scope, query.scope)
+    const scoped = { ...filter, ...(scope === null ? {} : { scope }) }
+    const count = journal.count(scoped)
+    const min = times ?? atLeast ?? (atMost === undefined ? 1 : 0)
+    const max = times ?? atMost ?? Number.POSITIVE_INFINITY
+    const expected =
+      times !== undefined
+        ? `exactly ${times}`
+        : atMost === undefined
+          ? `at least ${min}`
+          : atLeast === undefined
+            ? `at most ${max}`
+            : `between ${min} and ${max}`
+    return { ok: count >= min && count <= max, count, expected, entries: journal.query(scoped, 20) }
+  })
 
-  r.post(
-    '/requests/verify',
-    { schema: { body: journalVerifySchema, querystring: scopeQuery } },
-    async (request) => {
-      const journal = app.faults.journal
-      if (!journal) throw new ApiError(CODE.notFound, '请求日志已关闭 (EMU_JOURNAL_SIZE=0)', 404)
-      const { scope: _given, times, atLeast, atMost, ...filter } = request.body
-      const scope = scopeOf(request, request.body.scope, request.query.scope)
-      const scoped = { ...filter, ...(scope === null ? {} : { scope }) }
-      const count = journal.count(scoped)
-      const min = times ?? atLeast ?? (atMost === undefined ? 1 : 0)
-      const max = times ?? atMost ?? Number.POSITIVE_INFINITY
-      const expected =
-        times !== undefined
-          ? `exactly ${times}`
-          : atMost === undefined
-            ? `at least ${min}`
-            : atLeast === undefined
-              ? `at most ${max}`
-              : `between ${min} and ${max}`
-      return ok({
-        ok: count >= min && count <= max,
-        count,
-        expected,
-        entries: journal.query(scoped, 20),
-      })
-    },
-  )
-
-  r.get('/scenarios', { schema: { querystring: scopeQuery } }, async () => {
+  controlRoute(app, control.listScenarios, async () => {
     const all = await loadScenarios(scenariosDir).catch(scenarioError)
-    return ok(all.map((s) => ({ name: s.name, description: s.description })))
+    return all.map((s) => ({ name: s.name, description: s.description }))
   })
-  const byName = { params: z.object({ name: z.string() }), querystring: scopeQuery }
-  r.get('/scenarios/:name', { schema: byName }, async (request) => {
-    const scenario = await findScenario(scenariosDir, request.params.name).catch(scenarioError)
-    if (!scenario) throw notFound(`场景不存在: ${request.params.name}`)
-    return ok(scenario)
+  const scenarioNamed = async (name: string) => {
+    const scenario = await findScenario(scenariosDir, name).catch(scenarioError)
+    if (!scenario) throw notFound(`场景不存在: ${name}`)
+    return scenario
+  }
+  controlRoute(app, control.getScenario, ({ params }) => scenarioNamed(params.name))
+  controlRoute(app, control.activateScenario, async ({ request, params, query, body }) => {
+    const scenario = await scenarioNamed(params.name)
+    const activation = await activateScenario(app, clock, scenario, {
+      scope: scopeOf(request, body?.scope, query.scope),
+      params: body?.params ?? {},
+      adminToken: config.EMU_ADMIN_TOKEN,
+      emulated,
+      allowData: body?.allowData,
+      force: body?.force,
+    })
+    request.log.info({ scenario: scenario.name, scope: activation.scope }, 'scenario activated')
+    return activation
   })
-  r.post(
-    '/scenarios/:name/activate',
-    { schema: { ...byName, body: activateSchema.nullish() } },
-    async (request) => {
-      const scenario = await findScenario(scenariosDir, request.params.name).catch(scenarioError)
-      if (!scenario) throw notFound(`场景不存在: ${request.params.name}`)
-      const activation = await activateScenario(app, clock, scenario, {
-        scope: scopeOf(request, request.body?.scope, request.query.scope),
-        params: request.body?.params ?? {},
-        adminToken: config.EMU_ADMIN_TOKEN,
-        emulated,
-        allowData: request.body?.allowData,
-        force: request.body?.force,
-      })
-      request.log.info({ scenario: scenario.name, scope: activation.scope }, 'scenario activated')
-      return ok(activation)
-    },
-  )
 
-  r.get(
-    '/sms',
-    { schema: { querystring: scopeQuery.extend({ phone: z.string().optional() }) } },
-    async (request) => {
-      emulatorOnly()
-      return ok(app.emu.accounts.sms.list(request.query.phone))
-    },
-  )
+  controlRoute(app, control.listSms, ({ query }) => {
+    emulatorOnly()
+    return app.emu.accounts.sms.list(query.phone)
+  })
 }
 
 function scenarioError(err: unknown): never {
