@@ -1,6 +1,8 @@
+import { listSms } from '@shared/emu-contract/control'
 import { CODE } from '@shared/envelope'
 import { SERVER_MSG } from '@shared/messages'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseAnswer } from '../test-support/answers'
 import { createTestApp, type TestApp } from '../test-support/test-app'
 
 let t: TestApp
@@ -25,7 +27,7 @@ async function sendSms(headers: Readonly<Record<string, string | undefined>>) {
     payload: `phone=${phone}&purpose=register`,
   })
   const codes = await t.app.inject({ url: `/__emu/sms?phone=${phone}` })
-  return { res, sent: (codes.json() as { data: unknown[] }).data.length }
+  return { res, sent: parseAnswer(listSms, codes.json()).data.length }
 }
 
 describe('cross-site writes', () => {

@@ -2,6 +2,7 @@ import { parseAnswer } from '@server/test-support/answers'
 import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
 import { changePassword, register as registerEndpoint } from '@shared/contract/account'
 import { PASSWORD_MSG } from '@shared/contract/fields'
+import { listSms } from '@shared/emu-contract/control'
 import { CODE } from '@shared/envelope'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
@@ -23,7 +24,7 @@ async function register(password: string) {
   const phone = String(nextPhone++)
   await t.app.inject({ method: 'POST', url: '/api/sms/send', ...form({ phone, purpose: 'register' }) })
   const sms = await t.app.inject({ url: `/__emu/sms?phone=${phone}` })
-  const code = String((sms.json() as { data: { code: string }[] }).data[0]?.code)
+  const code = String(parseAnswer(listSms, sms.json()).data[0]?.code)
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/users/register',

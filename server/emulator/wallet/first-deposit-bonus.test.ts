@@ -5,6 +5,8 @@ import { createTestApp, type TestApp } from '@server/test-support/test-app'
 import { getBalance } from '@shared/contract/account'
 import type { Endpoint } from '@shared/contract/endpoint'
 import { fundFlow, usdtPay } from '@shared/contract/wallet'
+import { controlPath } from '@shared/emu-contract/control-endpoint'
+import { confirmDeposit } from '@shared/emu-contract/wallet'
 import { formatMoney, MICRO, toMicro } from '@shared/money'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -104,11 +106,6 @@ describe('the first-deposit bonus in the emulator', () => {
     await t.close()
   })
 
-  interface Env<T> {
-    code: number
-    msg: string
-    data: T
-  }
   const get = async <E extends Endpoint>(e: E, query: Record<string, string> = {}) => {
     const qs = new URLSearchParams(query).toString()
     const res = await t.app.inject({ url: qs ? `${e.path}?${qs}` : e.path, headers: { token } })
@@ -124,8 +121,8 @@ describe('the first-deposit bonus in the emulator', () => {
     return parseAnswer(usdtPay, res.json()).data
   }
   const confirm = async (id: number) => {
-    const res = await t.app.inject({ method: 'POST', url: `/__emu/deposits/${id}/confirm` })
-    return (res.json() as Env<{ credited: boolean }>).data.credited
+    const res = await t.app.inject({ method: 'POST', url: controlPath(confirmDeposit, { id }) })
+    return parseAnswer(confirmDeposit, res.json()).data.credited
   }
   const balance = async () => {
     const res = await t.app.inject({ url: `/api/api/getBalance?player_id=${playerId}`, headers: { token } })

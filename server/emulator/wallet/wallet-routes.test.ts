@@ -5,7 +5,6 @@ import type { Endpoint } from '@shared/contract/endpoint'
 import {
   bindWallet,
   changeType,
-  type DepositOrder,
   deleteWallet,
   exchange,
   fundFlow,
@@ -17,9 +16,15 @@ import {
   listWallets,
   setDefaultWallet,
   usdtPay,
-  type Withdrawal,
   withdraw,
 } from '@shared/contract/wallet'
+import { type ControlEndpoint, controlPath } from '@shared/emu-contract/control-endpoint'
+import {
+  approveWithdrawal,
+  confirmDeposit,
+  listWithdrawals,
+  rejectWithdrawal,
+} from '@shared/emu-contract/wallet'
 import { CODE } from '@shared/envelope'
 import { isTronAddress } from '@shared/tron'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -45,12 +50,6 @@ const MORE = [
 ]
 const JST = 'TCFLL5dx5ZJdKnWuesXxi1VPwjLVmWZZy9'
 
-interface Env<T> {
-  code: number
-  msg: string
-  data: T
-}
-
 async function get<E extends Endpoint>(e: E, query: Record<string, string | number> = {}, tok = token) {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()
   const res = await t.app.inject({ url: qs ? `${e.path}?${qs}` : e.path, headers: { token: tok } })
@@ -72,9 +71,15 @@ async function post<E extends Endpoint>(
   return parseAnswer<E['data']>(e, res.json())
 }
 
-async function emu<T>(url: string, body?: Record<string, unknown>): Promise<Env<T>> {
-  const res = await t.app.inject({ method: 'POST', url, ...(body ? { payload: body } : {}) })
-  return res.json() as Env<T>
+/** A tester's call, its answer parsed with its control contract. */
+async function emu<E extends ControlEndpoint>(
+  e: E,
+  params: Record<string, string | number>,
+  body?: Record<string, unknown>,
+) {
+  const url = controlPath(e, params)
+  const res = await t.app.inject({ method: e.method, url, ...(body ? { payload: body } : {}) })
+  return parseAnswer<E['data']>(e, res.json())
 }
 
 const balance = async () => {
@@ -132,7 +137,7 @@ describe('top-up', () => {
     expect(done.data.tx_hash).toMatch(/^[0-9a-f]{64}$/)
     // 25.50 and the first-deposit bonus of 10% (2.55), paid with it.
     expect((await balance()).balance).toBe('1028.05')
-    const again = await emu<{ credited: boolean }>(`/__emu/deposits/${order.data.id}/confirm`)
+    const again = await emu(confirmDeposit, { id: order.data.id })
     expect(again.data.credited).toBe(false)
     expect((await balance()).balance).toBe('1028.05')
     const flow = await get(fundFlow, { type: 'topup' })
@@ -150,16 +155,16 @@ describe('top-up', () => {
   it('confirms at once through /__emu, by id or order number; history newest first', async () => {
     const a = await post(usdtPay, { amount: '10' })
     const b = await post(usdtPay, { amount: '20' })
-    const byId = await emu<{ credited: boolean; order: DepositOrder }>(`/__emu/deposits/${a.data.id}/confirm`)
+    const byId = await emu(confirmDeposit, { id: a.data.id })
     expect(byId.data).toMatchObject({ credited: true, order: { status: 'confirmed' } })
-    const byNo = await emu<{ credited: boolean }>(`/__emu/deposits/${b.data.order_no}/confirm`)
+    const byNo = await emu(confirmDeposit, { id: b.data.order_no })
     expect(byNo.data.credited).toBe(true)
     // 10 + 20, and 10% of the first one (1.00) as the first-deposit bonus.
     expect((await balance()).balance).toBe('1031.00')
     const hist = await get(getDepositHistory)
     expect(hist.data.list.map((o) => o.amount)).toEqual(['20.00', '10.00'])
     expect(hist.data).toMatchObject({ total: 2, page: 1, has_more: false })
-    expect((await emu('/__emu/deposits/999999/confirm')).code).toBe(CODE.notFound)
+    expect((await emu(confirmDeposit, { id: 999999 })).code).toBe(CODE.notFound)
     const friend = await t.login('13900139000', 'friend1234')
     expect((await get(getDepositOrder, { id: a.data.id }, friend.token)).code).toBe(CODE.notFound)
   })
@@ -246,10 +251,10 @@ describe('withdrawal', () => {
       ['withdrawal_fee', '-1.00'],
       ['withdrawal', '-100.00'],
     ])
-    const approved = await emu<Withdrawal>(`/__emu/withdrawals/${res.data.order.id}/approve`)
+    const approved = await emu(approveWithdrawal, { id: res.data.order.id })
     expect(approved.data).toMatchObject({ status: 'approved', status_label: '已到账' })
     expect(approved.data.tx_hash).toMatch(/^[0-9a-f]{64}$/)
-    expect((await emu(`/__emu/withdrawals/${res.data.order.id}/reject`)).msg).toBe('该提现已处理，不能再审核')
+    expect((await emu(rejectWithdrawal, { id: res.data.order.id })).msg).toBe('该提现已处理，不能再审核')
     expect((await balance()).balance).toBe('899.00')
     const hist = await get(getWithdrawalHistory)
     expect(hist.data.list).toEqual([expect.objectContaining({ id: res.data.order.id, status: 'approved' })])
@@ -260,9 +265,13 @@ describe('withdrawal', () => {
   it('rejection gives amount and fee back as a refund', async () => {
     const walletId = await boundWalletId()
     const res = await withdrawNow(walletId, '50.5')
-    const rejected = await emu<Withdrawal>(`/__emu/withdrawals/${res.data.order.order_no}/reject`, {
-      reason: '地址风险',
-    })
+    const rejected = await emu(
+      rejectWithdrawal,
+      { id: res.data.order.order_no },
+      {
+        reason: '地址风险',
+      },
+    )
     expect(rejected.data).toMatchObject({ status: 'rejected', reason: '地址风险' })
     expect((await balance()).balance).toBe('1000.00')
     const refund = (await get(fundFlow, { type: 'refund' })).data.list
@@ -293,7 +302,7 @@ describe('withdrawal', () => {
     })
     const res = await withdrawNow(walletId, '20')
     const pending = await t.app.inject({ url: '/__emu/withdrawals?status=pending' })
-    expect((pending.json() as Env<{ list: Withdrawal[] }>).data.list.map((w) => w.id)).toEqual([
+    expect(parseAnswer(listWithdrawals, pending.json()).data.list.map((w) => w.id)).toEqual([
       res.data.order.id,
     ])
     t.clock.advance(10_000)
@@ -410,7 +419,7 @@ describe('fund flow', () => {
     for (let i = 0; i < 3; i++) await post(exchange, { from: 'USDT', to: 'TRX', amount: String(i + 1) })
     t.clock.advance(60 * 60_000) // 2030-01-10 00:30 CST
     const order = await post(usdtPay, { amount: '10' })
-    await emu(`/__emu/deposits/${order.data.id}/confirm`)
+    await emu(confirmDeposit, { id: order.data.id })
 
     const all = await get(fundFlow, { page_size: 4 })
     expect(all.data).toMatchObject({ total: 10, page: 1, page_size: 4, has_more: true })
@@ -495,7 +504,7 @@ describe('idempotency', () => {
     const key = { 'idempotency-key': 'too-much' }
     const first = await withdrawNow(walletId, '2000', DEMO.payPassword, key)
     expect(first.msg).toBe('余额不足')
-    await post(usdtPay, { amount: '5000' }).then((o) => emu(`/__emu/deposits/${o.data.id}/confirm`))
+    await post(usdtPay, { amount: '5000' }).then((o) => emu(confirmDeposit, { id: o.data.id }))
     expect(await withdrawNow(walletId, '2000', DEMO.payPassword, key)).toEqual(first)
     expect((await get(getWithdrawalHistory)).data.total).toBe(0)
   })
