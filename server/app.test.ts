@@ -65,11 +65,15 @@ describe('the server', () => {
       const wrong = multipartBody({ phone: DEMO.phone, password: 'Wrong-Secret-778' })
       await app.inject({ method: 'POST', url: '/api/login', payload: wrong.payload, headers: wrong.headers })
       app.log.info({ body: { password: 'Wrong-Secret-778', token } }, 'a line with secrets in it')
+      app.log.info({ headers: { token, cookie: 'sid=Cookie-Secret-5' } }, 'a line with secret headers')
+      app.log.info({ pay_password: '918273', old_password: 'Old-Secret-9' }, 'fields logged alone')
       const log = lines.join('\n')
       expect(log).toContain('/api/users/info')
       expect(log).toContain('a line with secrets in it')
       expect(log).not.toContain(token)
       expect(log).not.toContain('Wrong-Secret-778')
+      expect(log).toContain('a line with secret headers')
+      for (const secret of ['Cookie-Secret-5', '918273', 'Old-Secret-9']) expect(log).not.toContain(secret)
     } finally {
       await app.close()
     }

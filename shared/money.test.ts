@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isAmountInRange, MAX_AMOUNT_MICRO, parseMicro, toMicro } from './money'
+import { formatMoney, isAmountInRange, MAX_AMOUNT_MICRO, parseMicro, toMicro } from './money'
 
 describe('amounts in micro-units', () => {
   it('reads plain decimals exactly, up to the largest safe amount', () => {
@@ -15,5 +16,26 @@ describe('amounts in micro-units', () => {
     expect(isAmountInRange('99999999999999999999')).toBe(false)
     expect(() => toMicro('9007199254.740992')).toThrow(/out of range/)
     expect(() => toMicro('abc')).toThrow(/not an amount/)
+  })
+})
+
+describe('formatMoney', () => {
+  it('keeps the precision an amount has, never fewer than 2 places', () => {
+    expect(formatMoney(78_875_000)).toBe('78.875')
+    expect(formatMoney(78_800_000)).toBe('78.80')
+    expect(formatMoney(3_000_000)).toBe('3.00')
+    expect(formatMoney(1)).toBe('0.000001')
+    expect(formatMoney(-1_500_000)).toBe('-1.50')
+    expect(formatMoney(0)).toBe('0.00')
+  })
+
+  it('reads back as the same amount, with no trailing zero past the second place', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -MAX_AMOUNT_MICRO, max: MAX_AMOUNT_MICRO }), (micro) => {
+        const text = formatMoney(micro)
+        expect(toMicro(text)).toBe(micro)
+        expect(text).toMatch(/^-?\d+\.\d{2}(\d*[1-9])?$/)
+      }),
+    )
   })
 })

@@ -56,11 +56,18 @@ export function formatMicro(micro: number, places = 2): string {
   return negative && abs > 0 ? `-${text}` : text
 }
 
+const ZERO = 0x30
+
 /**
  * Micro-units with the precision they have: trailing zeros trimmed, but never fewer than 2 places
  * ("78.875000" → "78.875", "78.800000" → "78.80", "3" → "3.00"). The one way an amount is written
  * for people and on the wire.
  */
 export function formatMoney(micro: number): string {
-  return formatMicro(micro, MICRO_DECIMALS).replace(/(\.\d\d\d*?)0+$/, '$1')
+  const text = formatMicro(micro, MICRO_DECIMALS)
+  // Drop trailing zeros beyond the second decimal place.
+  let end = text.length
+  const minEnd = end - (MICRO_DECIMALS - 2)
+  while (end > minEnd && text.charCodeAt(end - 1) === ZERO) end--
+  return end === text.length ? text : text.slice(0, end)
 }
