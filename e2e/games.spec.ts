@@ -9,11 +9,11 @@ import {
 } from '../shared/contract/games'
 import { STORAGE_KEY } from '../shared/storage-keys'
 import { api } from './support/api'
-import { emuPost, registerPlayer, topUp } from './support/emu'
+import { emu, registerPlayer, topUp } from './support/emu'
 import { expect, openLoggedIn, test } from './support/test'
 
 /** The world clock: draws follow it, so it is moved without a scope (on this spec's own server). */
-const advanceWorldClock = (ms: number) => emuPost('/clock/advance', { ms })
+const advanceWorldClock = (ms: number) => emu().advanceClock(ms)
 
 const GAME = 'kuaisan'
 

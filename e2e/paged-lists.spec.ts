@@ -1,7 +1,6 @@
-import { TOKEN_HEADER } from '../shared/constants'
-import { agentInfo } from '../shared/contract/agent'
-import { looseEnvelopeSchema } from '../shared/envelope'
-import { baseUrl, login, registerPlayer } from './support/emu'
+import { agentInfo } from '@shared/contract/agent'
+import { api } from './support/api'
+import { login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, test } from './support/test'
 
 /**
@@ -15,9 +14,7 @@ const TEAM_SIZE = 150
 const AT_ONCE = 4
 
 async function inviteCodeOf(token: string): Promise<string> {
-  const res = await fetch(`${baseUrl()}${agentInfo.path}`, { headers: { [TOKEN_HEADER]: token } })
-  const body = looseEnvelopeSchema.parse(await res.json())
-  return agentInfo.data.parse(body.data).invite_code
+  return (await api(agentInfo, { token })).invite_code
 }
 
 test(`performance record: 加载更多 reads a team of ${TEAM_SIZE} to its last member`, async ({ page }) => {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { addFault, DEMO, emuPost, registerPlayer } from './support/emu'
+import { addFault, DEMO, emu, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, recordToasts, test, toastsSeen } from './support/test'
 
 const MINUTE = 60_000
@@ -10,7 +10,7 @@ const sawToast = (page: Page, text: string) =>
 
 /** Moves this test's own clock (its scope), which the reality check of its session follows. */
 async function advanceScopeClock(scope: string, ms: number): Promise<void> {
-  await emuPost(`/clock/advance?scope=${encodeURIComponent(scope)}`, { ms })
+  await emu(scope).advanceClock(ms)
 }
 
 test('the play-responsibly page is reached from 我的 and from a game page, with each game’s house edge', async ({

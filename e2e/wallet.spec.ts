@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { approveWithdrawal, confirmDeposit } from '@shared/emu-contract/wallet'
 import { getBalance, updatePaymentPassword } from '../shared/contract/account'
 import { currentRound, placeBets } from '../shared/contract/games'
 import {
@@ -11,7 +12,7 @@ import {
 } from '../shared/contract/wallet'
 import { isTronAddress } from '../shared/tron'
 import { api } from './support/api'
-import { emuPost, login, registerPlayer } from './support/emu'
+import { emu, login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, test, toast, typeOnKeyboard } from './support/test'
 
 /**
@@ -47,7 +48,7 @@ async function newPlayer(
   }
   if (setup.topUp) {
     const order = await api(usdtPay, { token: player.token, body: { amount: setup.topUp } })
-    await emuPost(`/deposits/${order.order_no}/confirm`)
+    await emu().control(confirmDeposit, { params: { id: order.order_no } })
   }
   if (setup.bindAddress) {
     await api(bindWallet, {
@@ -101,7 +102,7 @@ test('top-up: an order confirmed through /__emu updates itself, raises the balan
   const orderNo = (await page.getByTestId('deposit-order-no').textContent()) ?? ''
   expect(orderNo).toMatch(/^D\d+/)
 
-  await emuPost(`/deposits/${orderNo}/confirm`)
+  await emu().control(confirmDeposit, { params: { id: orderNo } })
   // The page asks for the order again by itself.
   await expect(order.locator('.wallet-status')).toHaveText('已到账', { timeout: 10_000 })
   // A first top-up earns the 10% first-deposit bonus, shown to the last micro-USDT.
@@ -169,7 +170,7 @@ test('bind an address, withdraw to it, approve through /__emu: both rows in the 
   expect(orderNo).not.toBe('')
   await expect(page.getByTestId('wallet-balance')).toHaveText('58.90USDT')
 
-  await emuPost(`/withdrawals/${orderNo}/approve`)
+  await emu().control(approveWithdrawal, { params: { id: orderNo } })
 
   await page.goto('/tophistory?tab=withdraw')
   const record = page.locator(`[data-testid="withdrawal-record"][data-order-no="${orderNo}"]`)
@@ -307,7 +308,7 @@ test('fund flow: more rows load as the player scrolls; the type and date filters
   const player = await newPlayer()
   for (let i = 1; i <= 23; i++) {
     const order = await api(usdtPay, { token: player.token, body: { amount: `${10 + i}` } })
-    await emuPost(`/deposits/${order.order_no}/confirm`)
+    await emu().control(confirmDeposit, { params: { id: order.order_no } })
   }
   await openLoggedIn(page, '/finance', player)
   const rows = page.getByTestId('fund-flow-row')

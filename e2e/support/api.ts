@@ -2,7 +2,13 @@ import { IDEMPOTENCY_HEADER, SCOPE_HEADER, TOKEN_HEADER } from '@shared/constant
 import type { BodyOf, DataOf, Endpoint, QueryOf } from '@shared/contract/endpoint'
 import { encodeBody, pathWithQuery } from '@shared/contract/request'
 import { envelopeMessage, isSuccessCode, looseEnvelopeSchema } from '@shared/envelope'
-import { baseUrl } from './emu'
+
+/** The server under test, started by global-setup.ts. */
+export function baseUrl(): string {
+  const base = process.env.E2E_BASE_URL
+  if (!base) throw new Error('E2E_BASE_URL is not set: the global setup did not run')
+  return base
+}
 
 /**
  * The browser tests' one way to call `/api` directly: a contract object from shared/, sent the

@@ -1,93 +1,52 @@
 import { SCOPE_HEADER } from '@shared/constants'
+import { login as loginEndpoint, register, sendSms } from '@shared/contract/account'
+import type { DataOf } from '@shared/contract/endpoint'
 import type { FaultRuleInput, JournalFilter } from '@shared/emu-control'
+import { EmuClient } from '../../scripts/emu/emu-client'
+import { api, baseUrl } from './api'
 
-/** The tester's API (/__emu) and the account endpoints, called directly with fetch. */
+/**
+ * The tester's API (/__emu) through the typed client, and the account calls tests set up with
+ * through `api` (./api.ts): each call sent and its answer parsed by its contract.
+ */
 
 export const DEMO = { phone: '13800138000', password: 'demo1234', payPassword: '123456' } as const
 
-export function baseUrl(): string {
-  const base = process.env.E2E_BASE_URL
-  if (!base) throw new Error('E2E_BASE_URL is not set: the global setup did not run')
-  return base
+export { baseUrl }
+
+/** The typed tester's client (scripts/emu/emu-client.ts) on the server under test; in `scope` when given. */
+export function emu(scope?: string): EmuClient {
+  const client = new EmuClient({ url: baseUrl() })
+  return scope === undefined ? client : client.withScope(scope)
 }
 
-interface Envelope<T> {
-  code: number
-  msg?: string
-  data: T
-}
-
-async function json<T>(res: Response): Promise<Envelope<T>> {
-  const body = (await res.json()) as Envelope<T>
-  if (!res.ok || (body.code !== 1 && body.code !== 200)) {
-    throw new Error(`${res.url} answered ${res.status}: ${JSON.stringify(body)}`)
-  }
-  return body
-}
-
-/** A tester's control call, e.g. `emuPost('/deposits/D1/confirm')`; throws on a refusal. */
-export async function emuPost<T = unknown>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl()}/__emu${path}`, {
-    method: 'POST',
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  })
-  return (await json<T>(res)).data
-}
-
-/** A fault rule seen only by requests that carry this scope's header. */
+/** A fault rule seen only by requests that carry this scope's header; answers its id. */
 export async function addFault(scope: string, rule: FaultRuleInput): Promise<string> {
-  const res = await fetch(`${baseUrl()}/__emu/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...rule, scope }),
-  })
-  return (await json<{ id: string }>(res)).data.id
+  return (await emu(scope).addFault(rule)).id
 }
 
 /** How many of this scope's calls the journal holds that match the filter. */
-export async function countCalls(scope: string, filter: JournalFilter): Promise<number> {
-  const res = await fetch(`${baseUrl()}/__emu/requests/count`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...filter, scope }),
-  })
-  return (await json<{ count: number }>(res)).data.count
-}
+export const countCalls = (scope: string, filter: JournalFilter): Promise<number> =>
+  emu(scope).countRequests(filter)
 
 export async function clearFaults(scope: string): Promise<void> {
-  await json(
-    await fetch(`${baseUrl()}/__emu/faults?scope=${encodeURIComponent(scope)}`, { method: 'DELETE' }),
-  )
+  await emu(scope).clearFaults()
 }
+
+/** Removes one fault rule by the id addFault returned. */
+export const removeFault = (id: string): Promise<void> => emu().deleteFault(id)
 
 /** The latest SMS code the emulator sent to a phone. */
 export async function smsCode(phone: string): Promise<string> {
-  const res = await fetch(`${baseUrl()}/__emu/sms?phone=${encodeURIComponent(phone)}`)
-  const { data } = await json<{ code: string }[]>(res)
-  const code = data[0]?.code
+  const code = (await emu().sms(phone))[0]?.code
   if (!code) throw new Error(`no SMS code for ${phone}`)
   return code
 }
 
-export interface LoginResult {
-  token: string
-  player_id: number
-  expires_at: number
-  user_info: Record<string, unknown>
-}
+export type LoginResult = DataOf<typeof loginEndpoint>
 
-export async function login(
-  phone: string = DEMO.phone,
-  password: string = DEMO.password,
-): Promise<LoginResult> {
-  const form = new FormData()
-  form.set('phone', phone)
-  form.set('password', password)
-  const res = await fetch(`${baseUrl()}/api/login`, { method: 'POST', body: form })
-  return (await json<LoginResult>(res)).data
-}
+export const login = (phone: string = DEMO.phone, password: string = DEMO.password): Promise<LoginResult> =>
+  api(loginEndpoint, { body: { phone, password } })
 
 /** A fresh player, registered through the API; with an invite code, in that player's team. */
 export async function registerPlayer(
@@ -95,14 +54,9 @@ export async function registerPlayer(
   inviteCode?: string,
 ): Promise<{ phone: string; password: string }> {
   const phone = uniquePhone()
-  const form = (fields: Record<string, string>) => new URLSearchParams(fields)
-  await json(
-    await fetch(`${baseUrl()}/api/sms/send`, { method: 'POST', body: form({ phone, purpose: 'register' }) }),
-  )
+  await api(sendSms, { body: { phone, purpose: 'register' } })
   const code = await smsCode(phone)
-  const fields: Record<string, string> = { phone, code, password }
-  if (inviteCode) fields.invite_code = inviteCode
-  await json(await fetch(`${baseUrl()}/api/users/register`, { method: 'POST', body: form(fields) }))
+  await api(register, { body: { phone, code, password, ...(inviteCode ? { invite_code: inviteCode } : {}) } })
   return { phone, password }
 }
 
@@ -116,11 +70,6 @@ export function uniquePhone(): string {
 
 export const scopeHeader = (scope: string) => ({ [SCOPE_HEADER]: scope })
 
-/** Removes one fault rule by the id addFault returned. */
-export async function removeFault(id: string): Promise<void> {
-  await json(await fetch(`${baseUrl()}/__emu/faults/${encodeURIComponent(id)}`, { method: 'DELETE' }))
-}
-
 /**
  * Tops a player up by `amount` USDT at once, first-deposit bonus included, through the
  * deposit-arrives scenario (in `scope` when given).
@@ -130,11 +79,5 @@ export async function topUp(
   amount: string,
   scope?: string,
 ): Promise<void> {
-  await json(
-    await fetch(`${baseUrl()}/__emu/scenarios/deposit-arrives/activate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...(scope ? { scope } : {}), params: { ...player, amount } }),
-    }),
-  )
+  await emu(scope).activate('deposit-arrives', { ...player, amount })
 }
