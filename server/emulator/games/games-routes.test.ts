@@ -4,7 +4,7 @@ import { GAME_ENDPOINTS } from '@shared/contract/games'
 import { blockHash, lotteryFloats, walkChain, webCryptoHasher } from '@shared/games/chain'
 import { drawOutcome, FLOATS_NEEDED } from '@shared/games/outcome'
 import type { InjectOptions } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 
 const T0 = Date.UTC(2026, 10, 22, 4, 0, 0) + 500 // 12:00:00.5 in UTC+8
@@ -43,12 +43,16 @@ const postForm = (url: string, form: Record<string, string>, tok = token) =>
 const balance = async (tok = token) =>
   (await get('/api/api/getBalance?player_id=1', tok)).data.balance as string
 
-beforeAll(async () => {
+// Each test starts from the seed, the clock frozen at T0: none depends on another's bets or clock.
+beforeEach(async () => {
   t = await createTestApp({ GAME_CHAIN_LENGTH: '5000' })
   t.clock.freeze(T0)
   token = (await t.login()).token
 })
-afterAll(() => t.close())
+afterEach(() => t.close())
+
+const bet = (game: string, round_id: string, bets: { bet_type: string; amount: string }[]) =>
+  postJson('/api/games/bet', { game, round_id, bets })
 
 describe('games API', () => {
   it('lists the games with their timing and limits', async () => {
@@ -175,7 +179,7 @@ describe('games API', () => {
     const a = await postJson('/api/games/bet', body, { 'idempotency-key': 'bet-once-1' })
     const b = await postJson('/api/games/bet', body, { 'idempotency-key': 'bet-once-1' })
     expect(b).toEqual(a)
-    expect(await balance()).toBe('981.50')
+    expect(await balance()).toBe('999.00')
   })
 
   it('refuses a sealed round with a clear error, not a silent move', async () => {
@@ -199,6 +203,7 @@ describe('games API', () => {
 
   it('draws at the block, settles, and the result can be verified in the browser’s way', async () => {
     const round = (await get('/api/games/round?game=kuaisan')).data
+    expect((await bet('kuaisan', round.round_id, [{ bet_type: 'big', amount: '15' }])).code).toBe(1)
     t.clock.advance(round.ms_to_draw)
     const results = await get('/api/games/results?game=kuaisan&page_size=5')
     const r = results.data.list[0]
@@ -231,6 +236,8 @@ describe('games API', () => {
   })
 
   it('filters the history by status and date', async () => {
+    const round = (await get('/api/games/round?game=kuaisan')).data
+    expect((await bet('kuaisan', round.round_id, [{ bet_type: 'odd', amount: '1' }])).code).toBe(1)
     const pending = await get('/api/games/bets?status=pending', token)
     expect(pending.data.list.every((b: { status: string }) => b.status === 'pending')).toBe(true)
     const today = await get('/api/games/bets?date_from=2026-11-22&date_to=2026-11-22', token)
@@ -296,6 +303,8 @@ describe('games API', () => {
   })
 
   it('says so when the chain is spent', async () => {
+    // The chain is committed when first asked for (here at T0); 5000 blocks later it is spent.
+    expect((await get('/api/games/commitment')).data.chain_length).toBe(5000)
     t.clock.advance(5000 * 3000)
     const round = (await get('/api/games/round?game=qukuai')).data
     const res = await postJson('/api/games/bet', {
