@@ -3,7 +3,7 @@ import { blockHash, lotteryFloats, walkChain, webCryptoHasher } from '@shared/ga
 import { GAME_CODES, type GameCode, oddsToMilli } from '@shared/games/config'
 import { type BetResult, drawOutcome, FLOATS_NEEDED, settleBet } from '@shared/games/outcome'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Env, fund, type GamesKit, gamesKit, prng, T0 } from './games-test-kit'
 
 const FUNDS = 50_000_000_000 // 50,000 USDT each
@@ -36,11 +36,12 @@ async function recompute(kit: GamesKit, game: GameCode, roundId: string) {
 
 describe('games in the emulator', () => {
   let kit: GamesKit
-  beforeAll(async () => {
+  // A fresh kit for each test: the rounds one plays are not there for another.
+  beforeEach(async () => {
     kit = await gamesKit(T0, 1)
     for (const p of kit.players) fund(kit, p.playerId, FUNDS)
   })
-  afterAll(() => kit.t.close())
+  afterEach(() => kit.t.close())
 
   it('gives identical results from node:crypto and Web Crypto', async () => {
     const { nodeHasher } = await import('./node-hasher')
