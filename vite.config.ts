@@ -216,7 +216,10 @@ export default defineConfig({
           // its layout are among them, app/router.tsx) goes into one chunk, which rolldown merges
           // into the entry. Left to automatic chunking, the ones shared with lazily loaded pages
           // end up in a handful of small chunks, each one more request before the first screen.
-          groups: [{ name: 'app', tags: ['$initial'] }],
+          groups: [
+            { name: 'app', tags: ['$initial'], priority: 2 },
+            { name: 'announcements', test: /\/features\/home\/announcements\.tsx$/, priority: 1 },
+          ],
         },
       },
     },

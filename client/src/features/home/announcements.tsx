@@ -1,20 +1,19 @@
-import { apiFetcher, apiKey, useApi } from '@client/lib/use-api'
-import { announcement } from '@shared/contract/account'
+import type { ApiError } from '@client/lib/http'
+import type { AnnouncementList } from '@shared/contract/first-screen'
 import NoticeBar from 'antd-mobile/es/components/notice-bar'
-import { preload } from 'swr'
-
-/** The SWR key of the announcements, for the home page's refresh. */
-export const announcementsKey = () => apiKey(announcement)
-
-// The request goes out as soon as this code has loaded, while the page renders the line.
-preload(announcementsKey(), apiFetcher)
+import useSWR from 'swr'
+import { announcementsKey, fetchAnnouncements } from './announcements-request'
 
 /**
  * The announcements line of the home page. Loaded after the first screen (home-page.tsx), with the
- * notice bar and the contract's schemas, which the rest of the page does not need.
+ * notice bar, which the rest of the page does not need. Its request is already on its way
+ * (announcements-request.ts) and is read without zod.
  */
 export function Announcements() {
-  const { data } = useApi(announcement, undefined)
+  const { data } = useSWR<AnnouncementList, ApiError, typeof announcementsKey>(
+    announcementsKey,
+    fetchAnnouncements,
+  )
   const first = data?.list[0]
   if (!first) return <div className="home-page__notice-placeholder" />
   return (

@@ -7,6 +7,7 @@ import { useSession } from '@client/lib/session-store'
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { useSWRConfig } from 'swr'
+import { announcementsKey, preloadAnnouncements } from './announcements-request'
 import { useBalanceOnMount } from './use-balance-on-mount'
 import './home-page.css'
 
@@ -30,13 +31,28 @@ type AnnouncementsModule = typeof import('./announcements')
 
 let announcementsModule: Promise<AnnouncementsModule> | undefined
 
-/** The announcements line (the notice bar, the contract's schemas) loads after the first screen. */
+/**
+ * The announcements line (the notice bar) loads after the first screen; its request leaves with the
+ * first load of its code, not after it.
+ */
 function loadAnnouncements(): Promise<AnnouncementsModule> {
-  announcementsModule ??= import('./announcements').catch((error: unknown) => {
-    announcementsModule = undefined
-    throw error
-  })
+  if (!announcementsModule) {
+    preloadAnnouncements()
+    announcementsModule = import('./announcements').catch((error: unknown) => {
+      announcementsModule = undefined
+      throw error
+    })
+  }
   return announcementsModule
+}
+
+/**
+ * What the home page asks for as it renders, started as the app starts on /home (app/router.tsx
+ * `startFirstScreen`), before React has rendered anything: the announcements line's code and request.
+ */
+export function startHomePage(): void {
+  // A failure is shown where the line renders (its error boundary).
+  loadAnnouncements().catch(() => undefined)
 }
 
 /**
@@ -72,7 +88,7 @@ export function HomePage() {
 
   // Balance refresh while logged out leads to /login (docs/product.md#session-flows).
   const onRefresh = () =>
-    Promise.allSettled([loadAnnouncements().then((m) => mutate(m.announcementsKey())), refreshBalance()])
+    Promise.allSettled([loadAnnouncements().then(() => mutate(announcementsKey)), refreshBalance()])
 
   return (
     <div className="home-page">
