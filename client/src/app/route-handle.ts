@@ -8,11 +8,6 @@ export interface RouteHandle {
   description?: string
   /** Where the back arrow leads when there is no history (deep links). */
   back?: string
-  /**
-   * Starts what the page asks for as it renders (its code, its first requests) when the app opens
-   * on it, before the first render (app/router.tsx `startFirstScreen`).
-   */
-  start?: () => void
 }
 
 export function isRouteHandle(value: unknown): value is RouteHandle {

@@ -1,7 +1,7 @@
 import { type ComponentType, lazy } from 'react'
 import { matchRoutes, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router-dom'
 import { paths } from '../config/paths'
-import { HomePage, startHomePage } from '../features/home/home-page'
+import { HomePage } from '../features/home/home-page'
 import { isChunkLoadError } from '../lib/preload-recovery'
 import { AppLayout } from './layout/app-layout'
 import { RootRoute } from './root-route'
@@ -54,7 +54,7 @@ function page(path: string, handle: RouteHandle, load: Load): RouteObject {
 const tabs: RouteObject[] = [
   {
     path: paths.home,
-    handle: { title: '首页', start: startHomePage },
+    handle: { title: '首页' },
     element: (
       <RouteBoundary>
         <HomePage />
@@ -212,16 +212,4 @@ export function AppRoutes() {
     .findLast(isRouteHandle)
   const element = useRoutes(routes, location)
   return <RouteHandleContext.Provider value={handle}>{element}</RouteHandleContext.Provider>
-}
-
-/**
- * Starts the first page's requests and code as the app starts (each matched route's `handle.start`),
- * while React renders the page for the first time: its first requests do not wait for that render
- * nor for any code that the page loads lazily (docs/client.md#the-first-screen).
- */
-export function startFirstScreen(pathname: string): void {
-  for (const match of matchRoutes(routes, pathname) ?? []) {
-    const handle = match.route.handle
-    if (isRouteHandle(handle)) handle.start?.()
-  }
 }
