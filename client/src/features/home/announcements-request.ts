@@ -25,7 +25,8 @@ const ignore = () => undefined
  * goes quietly into SWR's cache, where the home page finds it (and asks again, as SWR does).
  */
 export function takeAnnouncements(pathname: string): void {
-  if (matchPath(paths.home, pathname)) {
+  // The root redirects to /home.
+  if (matchPath(paths.home, pathname) || matchPath(paths.root, pathname)) {
     preload(announcementsKey, fetchAnnouncements)?.catch(ignore)
     return
   }
