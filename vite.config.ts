@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { WEB_APP_MANIFEST } from './client/src/lib/pwa-manifest'
+import { announcementRoute } from './shared/contract/first-screen'
 
 /** Where the dev server forwards /api and /__emu: the server in emulator mode (scripts/dev.ts sets it). */
 const apiTarget = process.env.DEV_API_TARGET ?? 'http://127.0.0.1:3001'
@@ -31,6 +32,28 @@ function inlineEntryStylesheet(): Plugin {
         })
       },
     },
+  }
+}
+
+/**
+ * index.html asks for the home page's announcements itself, with a preload: the line is usually the
+ * largest text of the first screen, and its answer then arrives while the entry script still loads,
+ * instead of one round trip after it has run (on a repeat visit, whose scripts come from the service
+ * worker, that round trip with its new connection was most of the wait). The browser hands the answer
+ * to the app's first request for it, on whichever route the app opens
+ * (features/home/announcements-request.ts; docs/client.md#the-first-screen). The call is public: a
+ * preload carries no token.
+ */
+function preloadAnnouncements(): Plugin {
+  return {
+    name: 'preload-announcements',
+    transformIndexHtml: () => [
+      {
+        tag: 'link',
+        attrs: { rel: 'preload', as: 'fetch', href: announcementRoute.path, crossorigin: 'anonymous' },
+        injectTo: 'head',
+      },
+    ],
   }
 }
 
@@ -197,6 +220,7 @@ export default defineConfig({
     react(),
     zodWithoutJsonSchema(),
     antdWithoutLegacyRender(),
+    preloadAnnouncements(),
     inlineEntryStylesheet(),
     recordEntryModules(),
     serviceWorker(),

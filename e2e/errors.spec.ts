@@ -166,7 +166,7 @@ test.describe('loading toast', () => {
     await page.goto('/home')
     await answered
     await expect.poll(() => toastsSeen(page)).toContain(MSG.loading)
-    await expect(page.locator('.adm-notice-bar')).toBeVisible()
+    await expect(page.locator('.notice-line')).toBeVisible()
   })
 
   test('does not show it for the balance call, however slow', async ({ page, scope }) => {

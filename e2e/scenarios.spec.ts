@@ -102,7 +102,7 @@ test.describe('scenarios from the command line', () => {
     // A logged-in home page makes several reads at once (user info, balance, announcement, …).
     await openLoggedIn(page, '/home')
     await expect(page.getByTestId('balance').first()).toContainText('1000.00')
-    await expect(page.locator('.adm-notice-bar')).toBeVisible()
+    await expect(page.locator('.notice-line')).toBeVisible()
     // The third call failed, and the same read asked again was answered (the page may already show
     // what it needs from the other reads by then: the retry waits a moment before asking).
     expect(answers[2]?.status).toBe(503)

@@ -5,6 +5,8 @@ import './lib/antd-react19'
 import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/app'
+import { takeAnnouncements } from './features/home/announcements-request'
+import { expectRouter } from './lib/navigation'
 import { installRootFontSize } from './lib/root-font-size'
 import { startUp } from './lib/session-actions'
 import { session } from './lib/session-store'
@@ -30,7 +32,11 @@ startTransition(() =>
   ),
 )
 
+// The first screen's requests leave before React renders it (docs/client.md#the-first-screen); what
+// their answers navigate to waits for the router.
+expectRouter()
 void startUp()
+takeAnnouncements(window.location.pathname)
 // The Toast code (and its animation library) is fetched once the first screen is up, not before, and
 // so is the service worker's registration with its offline and update banner (lib/pwa.ts): `load`
 // comes before the first screen's data, whose requests should not share the network with these.

@@ -10,6 +10,7 @@ import {
   smsCodeField,
   timestamp,
 } from './fields'
+import { announcementRoute, getBalanceRoute, userInfoRoute } from './first-screen'
 
 export const smsPurposeSchema = z.enum(['register', 'pay_password'])
 
@@ -106,27 +107,22 @@ export const logout = defineEndpoint({
 
 export const userInfo = defineEndpoint({
   id: 'userInfo',
-  method: 'GET',
-  path: '/api/users/info',
+  ...userInfoRoute,
   summary: "The logged-in player's info",
   tag: 'account',
   source: 'spec',
   fields: 'ours',
-  auth: true,
   query: z.strictObject({ player_id: idParam }),
   data: userInfoSchema,
 })
 
 export const getBalance = defineEndpoint({
   id: 'getBalance',
-  method: 'GET',
-  path: '/api/api/getBalance',
+  ...getBalanceRoute,
   summary: "The player's balance, data.balance as a string such as 0.00",
   tag: 'account',
   source: 'spec',
   fields: 'spec',
-  auth: true,
-  loadingToast: false,
   query: z.strictObject({ player_id: idParam }),
   data: z.object({
     balance: moneyString,
@@ -178,14 +174,14 @@ export const announcementSchema = z.object({
   published_at: timestamp,
 })
 
+export type Announcement = z.infer<typeof announcementSchema>
+
 export const announcement = defineEndpoint({
   id: 'announcement',
-  method: 'GET',
-  path: '/api/api2/announcement',
+  ...announcementRoute,
   summary: 'Announcements, pinned first, newest first',
   tag: 'content',
   source: 'spec',
   fields: 'ours',
-  auth: false,
   data: z.object({ list: z.array(announcementSchema) }),
 })

@@ -39,6 +39,16 @@ export interface Endpoint {
   readonly idempotent?: boolean
 }
 
+/**
+ * The wire side of an endpoint: what sending a call needs, without its schemas. A module that
+ * holds only routes loads no zod (first-screen.ts: the client sends those calls before the
+ * contract's schemas have loaded).
+ */
+export type EndpointRoute = Pick<
+  Endpoint,
+  'method' | 'path' | 'auth' | 'encoding' | 'loadingToast' | 'idempotent'
+>
+
 export const defineEndpoint = <const E extends Endpoint>(endpoint: E): E => endpoint
 
 export type QueryOf<E extends Endpoint> = E['query'] extends z.ZodType ? z.input<E['query']> : undefined

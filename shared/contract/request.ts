@@ -1,4 +1,4 @@
-import type { Endpoint } from './endpoint'
+import type { EndpointRoute } from './endpoint'
 
 /**
  * How a call is put on the wire from a contract object: the query string and the body in the
@@ -24,13 +24,13 @@ function appendText(params: URLSearchParams, values: unknown): URLSearchParams {
 }
 
 /** The endpoint's path with the query, e.g. `/api/api/getBalance?player_id=7`. */
-export function pathWithQuery(endpoint: Endpoint, query: unknown): string {
+export function pathWithQuery(endpoint: EndpointRoute, query: unknown): string {
   const qs = appendText(new URLSearchParams(), query).toString()
   return `${endpoint.path}${qs ? `?${qs}` : ''}`
 }
 
 /** The body in the endpoint's encoding; a JSON body is a string (send it as application/json). */
-export function encodeBody(endpoint: Endpoint, body: unknown): BodyInit | undefined {
+export function encodeBody(endpoint: EndpointRoute, body: unknown): BodyInit | undefined {
   if (endpoint.method === 'GET' || body === undefined || body === null) return undefined
   switch (endpoint.encoding ?? 'urlencoded') {
     case 'multipart': {

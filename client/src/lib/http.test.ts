@@ -3,13 +3,22 @@ import type { AddressInfo } from 'node:net'
 import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
 import { REQUEST_TIMEOUT_MS } from '@shared/constants'
 import { getBalance, login, sendSms, userInfo } from '@shared/contract/account'
+import { announcementRoute, getBalanceRoute, readAnnouncementList } from '@shared/contract/first-screen'
 import type { FaultRuleInput } from '@shared/emu-control'
 import { MSG } from '@shared/messages'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { happyDom } from '../test-support/happy-dom'
 import { connectivity } from './connectivity'
-import { ApiError, callApi, newIdempotencyKey, setApiOrigin, showsLoadingToast } from './http'
+import {
+  ApiError,
+  callApi,
+  callApiEarly,
+  callRoute,
+  newIdempotencyKey,
+  setApiOrigin,
+  showsLoadingToast,
+} from './http'
 import { setNavigator } from './navigation'
 import { takeAfterLogin } from './return-to'
 import { session } from './session-store'
@@ -239,6 +248,50 @@ describe('callApi against the emulator', () => {
     const balance = await shownDuring(() => callApi(getBalance, { query: { player_id: data.player_id } }))
     expect(balance.result.status).toBe('fulfilled')
     expect(balance.texts).not.toContain(MSG.loading)
+  })
+})
+
+describe('first-screen calls, sent before zod has loaded', () => {
+  it('callApiEarly sends the request at once and parses the answer once the endpoint is there', async () => {
+    const data = await signIn()
+    const sent = vi.spyOn(globalThis, 'fetch')
+    let loadEndpoint: (endpoint: typeof getBalance) => void = () => undefined
+    const endpoint = new Promise<typeof getBalance>((resolve) => {
+      loadEndpoint = resolve
+    })
+    try {
+      const call = callApiEarly(getBalanceRoute, endpoint, { query: { player_id: data.player_id } })
+      expect(sent).toHaveBeenCalledTimes(1)
+      expect(String(sent.mock.calls[0]?.[0])).toBe(`/api/api/getBalance?player_id=${data.player_id}`)
+      loadEndpoint(getBalance)
+      expect((await call).balance).toBe('1000.00')
+    } finally {
+      sent.mockRestore()
+    }
+  })
+
+  it('callApiEarly still rejects data that breaks the contract', async () => {
+    const data = await signIn()
+    await addFault({
+      match: { path: '/api/api/getBalance' },
+      action: { type: 'envelope', code: 1, data: { balance: 12 } },
+    })
+    const err = await rejection(
+      callApiEarly(getBalanceRoute, Promise.resolve(getBalance), { query: { player_id: data.player_id } }),
+    )
+    expect(err.kind).toBe('invalid-response')
+  })
+
+  it('callRoute reads the answer with the plain reader given', async () => {
+    const answer = await callRoute(announcementRoute, readAnnouncementList)
+    expect(answer.list.length).toBeGreaterThan(0)
+    await addFault({
+      match: { path: announcementRoute.path },
+      action: { type: 'envelope', code: 1, data: { list: [{ id: 'x' }] } },
+    })
+    const err = await rejection(callRoute(announcementRoute, readAnnouncementList))
+    expect(err.kind).toBe('invalid-response')
+    await expectToast(`${MSG.requestFailed}（响应格式错误）`)
   })
 })
 

@@ -4,7 +4,7 @@ import {
   REQUEST_TIMEOUT_MS,
   TOKEN_HEADER,
 } from '@shared/constants'
-import type { BodyOf, DataOf, Endpoint, QueryOf } from '@shared/contract/endpoint'
+import type { BodyOf, DataOf, Endpoint, EndpointRoute, QueryOf } from '@shared/contract/endpoint'
 import { encodeBody, pathWithQuery } from '@shared/contract/request'
 // Not envelope.ts: its schemas would bring zod into the first screen (the contract's schemas come
 // with the endpoints, loaded by the pages that call them).
@@ -90,12 +90,12 @@ export function setApiOrigin(value: string): void {
   origin = value.replace(/\/$/, '')
 }
 
-export function requestUrl(endpoint: Endpoint, query: unknown): string {
+export function requestUrl(endpoint: EndpointRoute, query: unknown): string {
   return `${origin}${pathWithQuery(endpoint, query)}`
 }
 
 /** docs/product.md#constants: no loading toast for the balance call, nor for calls whose form body carries a token. */
-export function showsLoadingToast(endpoint: Endpoint, body: unknown): boolean {
+export function showsLoadingToast(endpoint: EndpointRoute, body: unknown): boolean {
   if (endpoint.loadingToast === false) return false
   return !(body !== null && typeof body === 'object' && !(body instanceof Blob) && 'token' in body)
 }
@@ -160,7 +160,7 @@ function readEnvelope(text: string): LooseEnvelope | null {
 
 /** Sends a call and reads a successful envelope; every failure is shown and thrown. */
 async function exchange(
-  endpoint: Endpoint,
+  endpoint: EndpointRoute,
   input: { query?: unknown; body?: unknown },
   options: CallOptions,
 ): Promise<LooseEnvelope> {
@@ -248,7 +248,7 @@ async function exchange(
 }
 
 function parseData<S extends z.ZodType>(
-  endpoint: Endpoint,
+  endpoint: EndpointRoute,
   schema: S,
   envelope: LooseEnvelope,
   quiet = false,
@@ -281,4 +281,43 @@ export async function callEndpoint(
   options: CallOptions = {},
 ): Promise<unknown> {
   return parseData(endpoint, endpoint.data, await exchange(endpoint, input, options), options.quiet)
+}
+
+/**
+ * callApi for an endpoint whose schemas are still loading (docs/client.md#the-first-screen): the
+ * request leaves at once from its route, and the answer is parsed once the endpoint is there.
+ */
+export async function callApiEarly<E extends Endpoint>(
+  route: EndpointRoute & Pick<E, 'method' | 'path'>,
+  endpoint: Promise<E>,
+  input: CallInput<E> = {},
+  options: CallOptions = {},
+): Promise<DataOf<E>> {
+  const [loaded, envelope] = await Promise.all([endpoint, exchange(route, input, options)])
+  return parseData<E['data']>(loaded, loaded.data, envelope, options.quiet)
+}
+
+/**
+ * A call read without zod: `read` gives the data as the endpoint's schema parses it, or null where
+ * the schema would fail (shared/contract/first-screen.ts). For the first screen's reads, which must
+ * not wait for zod to load.
+ */
+export async function callRoute<T>(
+  route: EndpointRoute,
+  read: (data: unknown) => T | null,
+  input: { query?: unknown; body?: unknown } = {},
+  options: CallOptions = {},
+): Promise<T> {
+  const envelope = await exchange(route, input, options)
+  const data = read(envelope.data)
+  if (data === null) {
+    console.error(`${route.method} ${route.path}: data does not match the contract`)
+    fail(
+      'invalid-response',
+      `${MSG.requestFailed}（响应格式错误）`,
+      { code: envelope.code, envelope },
+      options.quiet,
+    )
+  }
+  return data
 }

@@ -1,7 +1,8 @@
 import type { login } from '@shared/contract/account'
 import type { BodyOf } from '@shared/contract/endpoint'
+import { getBalanceRoute, userInfoRoute } from '@shared/contract/first-screen'
 import { paths } from '../config/paths'
-import { callApi } from './http'
+import { callApi, callApiEarly } from './http'
 import { navigateTo } from './navigation'
 import { session } from './session-store'
 import { storage } from './storage'
@@ -10,7 +11,9 @@ import { storage } from './storage'
 
 /**
  * The account endpoints, loaded with the first call: their schemas, and zod with them, are not part
- * of the first screen. The module is fetched once and shared with the pages that import it.
+ * of the first screen. The module is fetched once and shared with the pages that import it. The
+ * start-up calls leave before it has loaded (their routes are in the entry) and are parsed once it
+ * is there.
  */
 const accountContract = () => import('@shared/contract/account')
 
@@ -21,8 +24,11 @@ export async function refreshBalance(): Promise<void> {
     navigateTo(paths.login)
     return
   }
-  const { getBalance } = await accountContract()
-  const data = await callApi(getBalance, { query: { player_id: playerId } })
+  const data = await callApiEarly(
+    getBalanceRoute,
+    accountContract().then((m) => m.getBalance),
+    { query: { player_id: playerId } },
+  )
   // A logout while the call was in flight wins.
   if (session.get().playerId === playerId) session.setBalance(data.balance)
 }
@@ -40,8 +46,13 @@ export async function startUp(): Promise<void> {
     return
   }
   try {
-    const { userInfo } = await accountContract()
-    session.confirmUserInfo(await callApi(userInfo, { query: { player_id: playerId } }))
+    session.confirmUserInfo(
+      await callApiEarly(
+        userInfoRoute,
+        accountContract().then((m) => m.userInfo),
+        { query: { player_id: playerId } },
+      ),
+    )
   } catch {
     session.dropUserInfo()
     return

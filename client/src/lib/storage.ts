@@ -1,5 +1,6 @@
 import { THEMES, type Theme } from '@shared/constants'
 import type { UserInfo } from '@shared/contract/account'
+import { boolean, int, optional, positiveInt, readObject, string } from '@shared/plain-read'
 import { STORAGE_KEY, type StorageKey } from '@shared/storage-keys'
 
 /**
@@ -42,33 +43,10 @@ export function removeKeys(...keys: StorageKey[]): void {
   }
 }
 
-/**
- * The stored objects are checked by hand, not with zod: the session store reads them as the app
- * starts, and zod is not part of the first screen (it comes with the contract's endpoints, loaded by
- * the pages that call them). storage.test.ts holds each reader to the schema it stands for.
- */
-type Check = (value: unknown) => boolean
-
-const int: Check = (value) => Number.isSafeInteger(value)
-const positiveInt: Check = (value) => int(value) && (value as number) > 0
-const string: Check = (value) => typeof value === 'string'
-const boolean: Check = (value) => typeof value === 'boolean'
-const optional =
-  (check: Check): Check =>
-  (value) =>
-    value === undefined || check(value)
-
-/** `value` as an object with these fields (other keys dropped, as z.object drops them), or null. */
-function readObject<T extends object>(value: unknown, fields: { [K in keyof T]-?: Check }): T | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
-  const source = value as Record<string, unknown>
-  const out: Record<string, unknown> = {}
-  for (const [key, check] of Object.entries<Check>(fields)) {
-    if (!check(source[key])) return null
-    if (key in source) out[key] = source[key]
-  }
-  return out as T
-}
+// The stored objects are checked by hand (shared/plain-read.ts), not with zod: the session store
+// reads them as the app starts, and zod is not part of the first screen (it comes with the
+// contract's endpoints, loaded by the pages that call them). storage.test.ts holds each reader to
+// the schema it stands for.
 
 function readJson<T>(key: StorageKey, read: (value: unknown) => T | null): T | null {
   const raw = readRaw(key)

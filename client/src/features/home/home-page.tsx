@@ -4,9 +4,10 @@ import { RefreshButton } from '@client/components/refresh-button/refresh-button'
 import { loginPath, paths } from '@client/config/paths'
 import { refreshBalance } from '@client/lib/session-actions'
 import { useSession } from '@client/lib/session-store'
-import { useEffect, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { useSWRConfig } from 'swr'
+import { Announcements } from './announcements'
+import { announcementsKey } from './announcements-request'
 import { useBalanceOnMount } from './use-balance-on-mount'
 import './home-page.css'
 
@@ -26,43 +27,6 @@ const QUICK_LINKS = [
   { path: paths.inviteFriends, name: '邀请', mark: '☺' },
 ] as const
 
-type AnnouncementsModule = typeof import('./announcements')
-
-let announcementsModule: Promise<AnnouncementsModule> | undefined
-
-/** The announcements line (the notice bar, the contract's schemas) loads after the first screen. */
-function loadAnnouncements(): Promise<AnnouncementsModule> {
-  announcementsModule ??= import('./announcements').catch((error: unknown) => {
-    announcementsModule = undefined
-    throw error
-  })
-  return announcementsModule
-}
-
-/**
- * The placeholder until the line's code is there. Not React.lazy: React holds back content that
- * replaces a Suspense fallback for a moment, and the line is often the page's largest text.
- */
-function Announcements() {
-  const [loaded, setLoaded] = useState<AnnouncementsModule | null>(null)
-  const [failed, setFailed] = useState<{ error: unknown } | null>(null)
-  // The error boundary around the line shows the failure and offers a retry.
-  if (failed) throw failed.error
-  // Asked for while the page first renders, as React.lazy would, not once it has been painted.
-  const loading = loadAnnouncements()
-  useEffect(() => {
-    let live = true
-    loading.then(
-      (module) => live && setLoaded(module),
-      (error: unknown) => live && setFailed({ error }),
-    )
-    return () => {
-      live = false
-    }
-  }, [loading])
-  return loaded ? <loaded.Announcements /> : <div className="home-page__notice-placeholder" />
-}
-
 export function HomePage() {
   const isLogin = useSession((s) => s.isLogin)
   const balance = useSession((s) => s.balance)
@@ -71,8 +35,7 @@ export function HomePage() {
   useBalanceOnMount()
 
   // Balance refresh while logged out leads to /login (docs/product.md#session-flows).
-  const onRefresh = () =>
-    Promise.allSettled([loadAnnouncements().then((m) => mutate(m.announcementsKey())), refreshBalance()])
+  const onRefresh = () => Promise.allSettled([mutate(announcementsKey), refreshBalance()])
 
   return (
     <div className="home-page">
