@@ -4,6 +4,8 @@
  * this next to the schemas.
  */
 
+import { int, optional, readObject, string, unknown } from './plain-read'
+
 /** Body codes of the response envelope (docs/product.md#calls, #error-catalogue). */
 export const CODE = {
   /** Success, as most endpoints answer. */
@@ -47,18 +49,13 @@ export interface LooseEnvelope {
  * `code`, optional string `msg` and `message`, any `data`; other keys dropped), or null when it is
  * not one. envelope.test.ts holds the two to the same answers.
  */
-export function readLooseEnvelope(value: unknown): LooseEnvelope | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
-  const { code, msg, message, data } = value as Record<string, unknown>
-  if (typeof code !== 'number' || !Number.isSafeInteger(code)) return null
-  if (msg !== undefined && typeof msg !== 'string') return null
-  if (message !== undefined && typeof message !== 'string') return null
-  const envelope: LooseEnvelope = { code }
-  if ('msg' in value) envelope.msg = msg
-  if ('message' in value) envelope.message = message
-  if ('data' in value) envelope.data = data
-  return envelope
-}
+export const readLooseEnvelope = (value: unknown): LooseEnvelope | null =>
+  readObject<LooseEnvelope>(value, {
+    code: int,
+    msg: optional(string),
+    message: optional(string),
+    data: unknown,
+  })
 
 /** The message an envelope carries: `message`, then `msg`, then undefined. */
 export const envelopeMessage = (env: { msg?: string | undefined; message?: string | undefined }) =>

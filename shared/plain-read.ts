@@ -13,6 +13,8 @@ export const int: Check = (value) => Number.isSafeInteger(value)
 export const positiveInt: Check = (value) => int(value) && (value as number) > 0
 export const string: Check = (value) => typeof value === 'string'
 export const boolean: Check = (value) => typeof value === 'boolean'
+/** z.unknown(): anything, absent included. */
+export const unknown: Check = () => true
 export const optional =
   (check: Check): Check =>
   (value) =>

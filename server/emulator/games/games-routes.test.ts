@@ -118,21 +118,13 @@ describe('games API', () => {
     const round = (await get('/api/games/round?game=kuaisan')).data
     const before = await balance()
     expect(before).toBe('1000.00')
-    const first = await postJson('/api/games/bet', {
-      game: 'kuaisan',
-      round_id: round.round_id,
-      bets: [
-        { bet_type: 'big', amount: '10' },
-        { bet_type: 'sum_8', amount: '2.5' },
-      ],
-    })
+    const first = await bet('kuaisan', round.round_id, [
+      { bet_type: 'big', amount: '10' },
+      { bet_type: 'sum_8', amount: '2.5' },
+    ])
     expect(first.code).toBe(1)
     expect(first.data.balance).toBe('987.50')
-    const again = await postJson('/api/games/bet', {
-      game: 'kuaisan',
-      round_id: round.round_id,
-      bets: [{ bet_type: 'big', amount: '5' }],
-    })
+    const again = await bet('kuaisan', round.round_id, [{ bet_type: 'big', amount: '5' }])
     expect(again.data.bets[0]).toMatchObject({
       bet_type: 'big',
       stake: '15.00',
@@ -140,35 +132,15 @@ describe('games API', () => {
       status: 'pending',
       label: '大',
     })
-    const both = await postJson('/api/games/bet', {
-      game: 'kuaisan',
-      round_id: round.round_id,
-      bets: [{ bet_type: 'small', amount: '5' }],
-    })
+    const both = await bet('kuaisan', round.round_id, [{ bet_type: 'small', amount: '5' }])
     expect(both).toMatchObject({ code: 0, msg: '同一期不能同时投注 小 和 大' })
-    const low = await postJson('/api/games/bet', {
-      game: 'kuaisan',
-      round_id: round.round_id,
-      bets: [{ bet_type: 'odd', amount: '0.5' }],
-    })
+    const low = await bet('kuaisan', round.round_id, [{ bet_type: 'odd', amount: '0.5' }])
     expect(low.msg).toBe('单注金额不能低于 1')
-    const high = await postJson('/api/games/bet', {
-      game: 'kuaisan',
-      round_id: round.round_id,
-      bets: [{ bet_type: 'big', amount: '4990' }],
-    })
+    const high = await bet('kuaisan', round.round_id, [{ bet_type: 'big', amount: '4990' }])
     expect(high.msg).toBe('大 本期累计投注不能超过 5000')
-    const unknown = await postJson('/api/games/bet', {
-      game: 'kuaisan',
-      round_id: round.round_id,
-      bets: [{ bet_type: 'huge', amount: '5' }],
-    })
+    const unknown = await bet('kuaisan', round.round_id, [{ bet_type: 'huge', amount: '5' }])
     expect(unknown.msg).toBe('未知的投注项：huge')
-    const broke = await postJson('/api/games/bet', {
-      game: 'kuaisan',
-      round_id: round.round_id,
-      bets: [{ bet_type: 'odd', amount: '2000' }],
-    })
+    const broke = await bet('kuaisan', round.round_id, [{ bet_type: 'odd', amount: '2000' }])
     expect(broke.msg).toBe('余额不足')
     expect(await balance()).toBe('982.50')
   })
@@ -187,17 +159,9 @@ describe('games API', () => {
     t.clock.advance(round.ms_to_seal)
     const r = await get('/api/games/round?game=kuaisan')
     expect(r.data).toMatchObject({ state: 'SEALED', ms_to_seal: 0, round_id: round.round_id })
-    const res = await postJson('/api/games/bet', {
-      game: 'kuaisan',
-      round_id: round.round_id,
-      bets: [{ bet_type: 'odd', amount: '1' }],
-    })
+    const res = await bet('kuaisan', round.round_id, [{ bet_type: 'odd', amount: '1' }])
     expect(res).toMatchObject({ code: 0, msg: `第 ${round.round_id} 期已封盘，请投注下一期` })
-    const next = await postJson('/api/games/bet', {
-      game: 'kuaisan',
-      round_id: round.next.round_id,
-      bets: [{ bet_type: 'odd', amount: '1' }],
-    })
+    const next = await bet('kuaisan', round.next.round_id, [{ bet_type: 'odd', amount: '1' }])
     expect(next.code).toBe(1)
   })
 
@@ -307,11 +271,7 @@ describe('games API', () => {
     expect((await get('/api/games/commitment')).data.chain_length).toBe(5000)
     t.clock.advance(5000 * 3000)
     const round = (await get('/api/games/round?game=qukuai')).data
-    const res = await postJson('/api/games/bet', {
-      game: 'qukuai',
-      round_id: round.round_id,
-      bets: [{ bet_type: 'big', amount: '1' }],
-    })
+    const res = await bet('qukuai', round.round_id, [{ bet_type: 'big', amount: '1' }])
     expect(res.msg).toBe('哈希链的区块已用完，请重置模拟器（POST /__emu/reset?scope=*）')
   })
 })

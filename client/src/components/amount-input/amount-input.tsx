@@ -37,7 +37,7 @@ export function AmountInput({ value, onChange, label, unit, placeholder, all, qu
         {all !== undefined ? (
           <button
             type="button"
-            className="amount-input__all"
+            className="text-button"
             disabled={all === null}
             onClick={() => {
               if (all !== null) onChange(all)

@@ -101,7 +101,7 @@ export function PagedListView<P extends Paged>({
       {!list.loaded && list.failed ? (
         <p className="paged-list__note">
           加载失败，
-          <button type="button" className="paged-list__link" onClick={() => void list.refresh()}>
+          <button type="button" className="text-button" onClick={() => void list.refresh()}>
             重试
           </button>
         </p>
@@ -115,7 +115,7 @@ export function PagedListView<P extends Paged>({
               failed ? (
                 <span>
                   加载失败，
-                  <button type="button" className="paged-list__link" onClick={retry}>
+                  <button type="button" className="text-button" onClick={retry}>
                     重试
                   </button>
                 </span>

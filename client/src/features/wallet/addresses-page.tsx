@@ -91,7 +91,7 @@ function Addresses() {
         {error ? (
           <>
             地址加载失败，
-            <button type="button" className="wallet-link" onClick={() => void mutate()}>
+            <button type="button" className="text-button" onClick={() => void mutate()}>
               重试
             </button>
           </>
@@ -126,13 +126,13 @@ function Addresses() {
               </span>
               <span className="wallet-row-actions">
                 {wallet.is_default ? null : (
-                  <button type="button" className="wallet-link" onClick={() => void makeDefault(wallet)}>
+                  <button type="button" className="text-button" onClick={() => void makeDefault(wallet)}>
                     设为默认
                   </button>
                 )}
                 <button
                   type="button"
-                  className="wallet-link wallet-link--danger"
+                  className="text-button text-button--danger"
                   onClick={() => void remove(wallet)}
                 >
                   删除

@@ -100,7 +100,7 @@ function TopUp() {
       ) : error ? (
         <p className="wallet-note">
           充值信息加载失败，
-          <button type="button" className="wallet-link" onClick={() => void mutate()}>
+          <button type="button" className="text-button" onClick={() => void mutate()}>
             重试
           </button>
         </p>
@@ -246,7 +246,7 @@ function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
         <Button block fill="outline" onClick={onDone}>
           {pending ? '再充一笔' : '继续充值'}
         </Button>
-        <Link className="wallet-link" to={paths.topUpHistory}>
+        <Link className="text-button" to={paths.topUpHistory}>
           查看充值记录
         </Link>
       </div>

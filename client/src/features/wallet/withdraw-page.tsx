@@ -80,7 +80,7 @@ function Withdraw() {
           提现信息加载失败，
           <button
             type="button"
-            className="wallet-link"
+            className="text-button"
             onClick={() => {
               void config.mutate()
               void wallets.mutate()
@@ -170,7 +170,7 @@ function WithdrawForm({
       {!config.has_pay_password ? (
         <div className="wallet-warning" role="note">
           提现需要支付密码，您还没有设置。
-          <Link className="wallet-link" to={PAY_PASSWORD_FROM_WITHDRAW}>
+          <Link className="text-button" to={PAY_PASSWORD_FROM_WITHDRAW}>
             去设置
           </Link>
         </div>
@@ -194,7 +194,7 @@ function WithdrawForm({
         ) : (
           <div className="wallet-empty">
             <p>您还没有绑定提现地址</p>
-            <Link className="wallet-link" to={BIND_FROM_WITHDRAW}>
+            <Link className="text-button" to={BIND_FROM_WITHDRAW}>
               去绑定地址
             </Link>
           </div>
@@ -261,7 +261,7 @@ function WithdrawForm({
       >
         <div className="wallet-sheet__head">
           <h2 className="wallet-sheet__title">选择提现地址</h2>
-          <Link className="wallet-link" to={BIND_FROM_WITHDRAW}>
+          <Link className="text-button" to={BIND_FROM_WITHDRAW}>
             绑定新地址
           </Link>
         </div>
@@ -354,7 +354,7 @@ function WithdrawResult({ order, onAgain }: { order: Withdrawal; onAgain: () => 
         </div>
       </dl>
       <div className="wallet-actions">
-        <Link className="wallet-link" to={`${paths.topUpHistory}?tab=withdraw`}>
+        <Link className="text-button" to={`${paths.topUpHistory}?tab=withdraw`}>
           查看提现记录
         </Link>
         <Button block fill="outline" onClick={onAgain}>
