@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { updatePaymentPassword } from '../shared/contract/account'
 import { REQUEST_TIMEOUT_MS } from '../shared/constants'
+import { updatePaymentPassword } from '../shared/contract/account'
 import { MSG } from '../shared/messages'
 import { STORAGE_KEY } from '../shared/storage-keys'
 import { api } from './support/api'
