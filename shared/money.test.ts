@@ -27,6 +27,11 @@ describe('formatMoney', () => {
     expect(formatMoney(1)).toBe('0.000001')
     expect(formatMoney(-1_500_000)).toBe('-1.50')
     expect(formatMoney(0)).toBe('0.00')
+    // Never rounded up to fewer places.
+    expect(formatMoney(12_500_000)).toBe('12.50')
+    expect(formatMoney(1_950_617)).toBe('1.950617')
+    expect(formatMoney(100_000)).toBe('0.10')
+    expect(formatMoney(-3_000_000)).toBe('-3.00')
   })
 
   it('reads back as the same amount, with no trailing zero past the second place', () => {

@@ -1,5 +1,4 @@
 import { exchangeQuoteMicro } from '@shared/contract/wallet'
-import { formatMoney, toMicro } from '@shared/money'
 import { isTronAddress } from '@shared/tron'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -7,20 +6,6 @@ import { depositAddressFor } from './deposit-service'
 import { formatWait, orderNo } from './wallet-format'
 
 describe('wallet formatting', () => {
-  it('shows amounts with 2 to 6 places, never rounding up', () => {
-    expect(formatMoney(0)).toBe('0.00')
-    expect(formatMoney(12_500_000)).toBe('12.50')
-    expect(formatMoney(1_950_617)).toBe('1.950617')
-    expect(formatMoney(100_000)).toBe('0.10')
-    expect(formatMoney(-3_000_000)).toBe('-3.00')
-    expect(formatMoney(1)).toBe('0.000001')
-    fc.assert(
-      fc.property(fc.integer({ min: -(10 ** 15), max: 10 ** 15 }), (micro) => {
-        expect(toMicro(formatMoney(micro))).toBe(micro)
-      }),
-    )
-  })
-
   it('says how long a wait is in hours and minutes, rounding up', () => {
     expect(formatWait(3 * 3_600_000)).toBe('3小时')
     expect(formatWait(2 * 3_600_000 + 1)).toBe('2小时1分钟')
