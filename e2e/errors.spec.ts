@@ -1,8 +1,16 @@
-import { REQUEST_TIMEOUT_MS } from '../shared/constants'
 import { MSG } from '../shared/messages'
 import { STORAGE_KEY } from '../shared/storage-keys'
 import { addFault, emu, removeFault } from './support/emu'
-import { expect, openLoggedIn, recordToasts, storedKeys, test, toast, toastsSeen } from './support/test'
+import {
+  expect,
+  openHomePastRequestTimeout,
+  openLoggedIn,
+  recordToasts,
+  storedKeys,
+  test,
+  toast,
+  toastsSeen,
+} from './support/test'
 
 /** Each row of the error catalogue (docs/product.md#error-catalogue), produced through the fault layer. */
 
@@ -129,11 +137,7 @@ test('a lost connection shows one banner, not a toast on every poll, and it goes
 test.describe('failures', () => {
   test('a call that hangs past 10 s shows the timeout message', async ({ page, scope }) => {
     await addFault(scope, { match: { path: ANNOUNCEMENT }, action: { type: 'hang' } })
-    // The page's clock runs the 10 s, moved on once the home page is up (the call has left by then).
-    await page.clock.install()
-    await page.goto('/home')
-    await expect(page.getByRole('heading', { name: '热门游戏' })).toBeVisible()
-    await page.clock.fastForward(REQUEST_TIMEOUT_MS)
+    await openHomePastRequestTimeout(page)
     await expect(toast(page, MSG.timeout)).toBeVisible()
   })
 

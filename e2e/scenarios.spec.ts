@@ -1,12 +1,20 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { REQUEST_TIMEOUT_MS } from '../shared/constants'
 import { updatePaymentPassword } from '../shared/contract/account'
 import { MSG } from '../shared/messages'
 import { STORAGE_KEY } from '../shared/storage-keys'
 import { api } from './support/api'
 import { addFault, baseUrl, countCalls, login, registerPlayer } from './support/emu'
-import { expect, openLoggedIn, recordToasts, storedKeys, test, toast, toastsSeen } from './support/test'
+import {
+  expect,
+  openHomePastRequestTimeout,
+  openLoggedIn,
+  recordToasts,
+  storedKeys,
+  test,
+  toast,
+  toastsSeen,
+} from './support/test'
 
 /**
  * Each shipped scenario, activated from the command line (`npm run emu -- …`) for this test's
@@ -72,11 +80,7 @@ test.describe('scenarios from the command line', () => {
 
   test('timeout: a call hangs past 10 s and the timeout message shows', async ({ page, scope }) => {
     await activate(scope, 'timeout')
-    // The page's clock runs the 10 s, moved on once the home page is up (its calls have left by then).
-    await page.clock.install()
-    await page.goto('/home')
-    await expect(page.getByRole('heading', { name: '热门游戏' })).toBeVisible()
-    await page.clock.fastForward(REQUEST_TIMEOUT_MS)
+    await openHomePastRequestTimeout(page)
     await expect(toast(page, MSG.timeout)).toBeVisible()
   })
 

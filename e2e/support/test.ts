@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test'
+import { REQUEST_TIMEOUT_MS } from '@shared/constants'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { baseUrl, clearFaults, type LoginResult, login, scopeHeader } from './emu'
 
@@ -79,6 +80,17 @@ export async function storeSessionOnLoad(page: Page, data: LoginResult): Promise
 }
 
 /** The antd-mobile toast showing exactly this text. */
+/**
+ * Opens /home on the page's clock and, once the page is up (its first calls have left by then),
+ * moves that clock past the app's request timeout instead of waiting the 10 s out.
+ */
+export async function openHomePastRequestTimeout(page: Page): Promise<void> {
+  await page.clock.install()
+  await page.goto('/home')
+  await expect(page.getByRole('heading', { name: '热门游戏' })).toBeVisible()
+  await page.clock.fastForward(REQUEST_TIMEOUT_MS)
+}
+
 export const toast = (page: Page, text: string) =>
   page
     .locator('.adm-toast-main')
