@@ -35,6 +35,10 @@ async function main(): Promise<void> {
   const clock = new EmuClock()
   const ledger = new LedgerRepository(db)
   const settings = new WalletSettingsHolder(loadWalletFixture(`${ROOT_DIR}/fixtures`))
+  // Every process gives the right payment password, but the guard counts each check before its
+  // hash is compared (password-guard.ts), so enough checks in flight at once would start its lock.
+  // This test is about money, not the lock (password-locks.test.ts is): room for every check.
+  settings.patch({ withdrawal: { pay_password_max_failures: 1000 } })
   const wallet = new WalletDomain({
     db,
     clock,
