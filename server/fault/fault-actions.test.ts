@@ -1,8 +1,10 @@
 import { request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
 import { CODE } from '@shared/envelope'
 import { MSG } from '@shared/messages'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EmuClient } from '../../scripts/emu/emu-client'
+import { API_HEADERS } from '../plugins/security'
 import { type LiveServer, liveLogin, startLive } from './live-servers'
 
 /** What a raw HTTP call ended with: an answer with its bytes, or a socket error. */
@@ -40,6 +42,27 @@ function rawCall(
       resolve({ kind: 'error', code: err.code, message: err.message }),
     )
     req.end()
+  })
+}
+
+/** The bytes a connection received before it ended, and how it ended (a socket error code, or 'end'). */
+function rawBytes(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ text: string; end: string }> {
+  const { hostname, port } = new URL(base)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname)
+    const chunks: Buffer[] = []
+    const done = (end: string) => resolve({ text: Buffer.concat(chunks).toString('utf8'), end })
+    socket.on('data', (c: Buffer) => chunks.push(c))
+    socket.on('end', () => done('end'))
+    socket.on('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message))
+    const lines = Object.entries({ host: `${hostname}:${port}`, ...headers }).map(
+      ([k, v]) => `${k}: ${v}\r\n`,
+    )
+    socket.write(`GET ${path} HTTP/1.1\r\n${lines.join('')}\r\n`)
   })
 }
 
@@ -325,6 +348,20 @@ for (const mode of ['emulator', 'proxy'] as const) {
         (e) => e.outcome,
       )
       expect(outcomes).toEqual(['timeout', 'reset'])
+    })
+
+    it('a reset after the head sends the head every /api answer has, so a browser does not keep it in its cache', async () => {
+      await emu.fault('/api/api/getBalance', { type: 'reset', after: 'head' }, { times: 1 })
+      const { text, end } = await rawBytes(live.url, balancePath, { token })
+      expect(end).toBe('ECONNRESET')
+      const [head = '', body] = text.split('\r\n\r\n')
+      const lines = head.toLowerCase().split('\r\n')
+      expect(lines[0]).toBe('http/1.1 200 ok')
+      for (const [name, value] of Object.entries(API_HEADERS))
+        expect(lines).toContain(`${name}: ${value}`.toLowerCase())
+      expect(lines).toContain('content-type: application/json; charset=utf-8')
+      const length = Number(lines.find((l) => l.startsWith('content-length: '))?.slice(16))
+      expect(body?.length).toBeLessThan(length)
     })
 
     it('matches on query, headers and body fields; the body still reaches the emulator whole', async () => {

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import type { FaultAction } from '@shared/emu-control'
 import { MSG, SERVER_MSG } from '@shared/messages'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { rawHead } from '../http/raw-head'
 import type { JournalRecord } from './journal'
 import type { Firing } from './rule-store'
 
@@ -67,11 +68,16 @@ export class FaultActions {
         const socket = request.raw.socket
         if (action.after === 'head') {
           // A status line and headers announcing a body, part of it, then the reset: bytes of an
-          // answer arrived, so the browser reports the failure instead of retrying.
-          socket.write(
-            'HTTP/1.1 200 OK\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: 64\r\n\r\n{"code":',
-            () => setTimeout(() => socket.resetAndDestroy(), 20),
-          )
+          // answer arrived, so the browser reports the failure instead of retrying. The head is the
+          // one a real answer has (the /api headers are set as the request arrives): without its
+          // `cache-control: no-store`, Chromium keeps the broken answer as a cache entry that a
+          // second call to the same URL waits on, then sends again itself.
+          const head = rawHead(200, {
+            ...reply.getHeaders(),
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': 64,
+          })
+          socket.write(`${head}{"code":`, () => setTimeout(() => socket.resetAndDestroy(), 20))
         } else socket.resetAndDestroy()
         return true
       }

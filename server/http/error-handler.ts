@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { CODE } from '@shared/envelope'
 import { SERVER_MSG } from '@shared/messages'
@@ -6,6 +5,7 @@ import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply } fro
 import { API_HEADERS } from '../plugins/security'
 import { ApiError } from './api-error'
 import { failure } from './envelope'
+import { rawHead } from './raw-head'
 
 /** Fastify's and its plugins' client errors, each turned into a clear message. */
 const CLIENT_ERRORS: Record<string, { code: number; msg: string }> = {
@@ -70,14 +70,13 @@ export function clientErrorHandler(this: FastifyInstance, err: ConnectionError, 
   this.log.debug({ err }, 'client error before a request')
   if (socket.writable) {
     const body = JSON.stringify(failure(status === 431 ? CODE.payloadTooLarge : CODE.invalidInput, msg))
-    const headers = Object.entries(API_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`)
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        'content-type: application/json; charset=utf-8\r\n' +
-        `content-length: ${Buffer.byteLength(body)}\r\n` +
-        headers.join('') +
-        'connection: close\r\n\r\n' +
-        body,
+      rawHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        ...API_HEADERS,
+        connection: 'close',
+      }) + body,
     )
   }
   socket.destroy(err)
