@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import type { AddressInfo } from 'node:net'
 import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
-import { REQUEST_TIMEOUT_MS } from '@shared/constants'
+import { LOADING_TOAST_AFTER_MS, REQUEST_TIMEOUT_MS } from '@shared/constants'
 import { getBalance, login, sendSms, userInfo } from '@shared/contract/account'
 import { announcementRoute, getBalanceRoute, readAnnouncementList } from '@shared/contract/first-screen'
 import type { FaultRuleInput } from '@shared/emu-control'
@@ -240,14 +240,35 @@ describe('callApi against the emulator', () => {
 
   it('shows the loading toast for a slow call but not for the balance call', async () => {
     const data = await signIn()
-    await addFault({ match: { path: '/api/users/info' }, action: { type: 'delay', ms: 2000 } })
-    await addFault({ match: { path: '/api/api/getBalance' }, action: { type: 'delay', ms: 2000 } })
-    const slow = await shownDuring(() => callApi(userInfo, { query: { player_id: data.player_id } }))
-    expect(slow.result.status).toBe('fulfilled')
-    expect(slow.texts).toContain(MSG.loading)
-    const balance = await shownDuring(() => callApi(getBalance, { query: { player_id: data.player_id } }))
-    expect(balance.result.status).toBe('fulfilled')
-    expect(balance.texts).not.toContain(MSG.loading)
+    const query = { player_id: data.player_id }
+    await addFault({ match: { path: '/api/users/info' }, action: { type: 'hang' } })
+    await addFault({ match: { path: '/api/api/getBalance' }, action: { type: 'hang' } })
+    const held = vi.spyOn(toast, 'holdLoadingToast')
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const slow = new AbortController()
+    const balance = new AbortController()
+    try {
+      const slowCall = callApi(userInfo, { query }, { signal: slow.signal }).catch(() => undefined)
+      await vi.advanceTimersByTimeAsync(LOADING_TOAST_AFTER_MS - 1)
+      expect(held).not.toHaveBeenCalled()
+      await vi.advanceTimersByTimeAsync(1)
+      expect(held).toHaveBeenCalledTimes(1)
+      await expectToast(MSG.loading)
+      slow.abort()
+      await slowCall
+      await vi.waitFor(() => expect(document.body.textContent).not.toContain(MSG.loading))
+
+      const balanceCall = callApi(getBalance, { query }, { signal: balance.signal }).catch(() => undefined)
+      await vi.advanceTimersByTimeAsync(LOADING_TOAST_AFTER_MS * 2)
+      expect(held).toHaveBeenCalledTimes(1)
+      balance.abort()
+      await balanceCall
+    } finally {
+      slow.abort()
+      balance.abort()
+      vi.useRealTimers()
+      held.mockRestore()
+    }
   })
 })
 
