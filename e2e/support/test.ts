@@ -79,7 +79,6 @@ export async function storeSessionOnLoad(page: Page, data: LoginResult): Promise
   await page.addInitScript(storeSession, { data, keys: STORAGE_KEY })
 }
 
-/** The antd-mobile toast showing exactly this text. */
 /**
  * Opens /home on the page's clock and, once the page is up (its first calls have left by then),
  * moves that clock past the app's request timeout instead of waiting the 10 s out.
@@ -91,6 +90,7 @@ export async function openHomePastRequestTimeout(page: Page): Promise<void> {
   await page.clock.fastForward(REQUEST_TIMEOUT_MS)
 }
 
+/** The antd-mobile toast showing exactly this text. */
 export const toast = (page: Page, text: string) =>
   page
     .locator('.adm-toast-main')
