@@ -203,11 +203,14 @@ test.describe('network shapes as Chromium sees them', () => {
     test.setTimeout(90_000)
     const player = await openLoggedIn(page, '/home')
     await expect(page.getByTestId('balance').first()).toContainText('1000.00')
-    const read = () =>
+    // The test's own reads carry a header of their own, and each rule matches only them: the page's
+    // own balance calls, still coming in after the first load, must not take a rule meant for a read.
+    const shape = (name: string) => ({ path: balanceCall, headers: { 'x-test-read': name } })
+    const read = (name: string) =>
       page.evaluate(
-        async ({ url, token }) => {
+        async ({ url, token, name }) => {
           try {
-            const res = await fetch(url, { headers: { token } })
+            const res = await fetch(url, { headers: { token, 'x-test-read': name } })
             const reader = res.body?.getReader()
             let chunks = 0
             let text = ''
@@ -223,25 +226,17 @@ test.describe('network shapes as Chromium sees them', () => {
             return { chunks: 0, code: null, error: err instanceof Error ? err.name : String(err) }
           }
         },
-        { url: `${balanceCall}?player_id=${player.player_id}`, token: player.token },
+        { url: `${balanceCall}?player_id=${player.player_id}`, token: player.token, name },
       )
-    await addFault(scope, {
-      match: { path: balanceCall },
-      action: { type: 'slicer', chunkBytes: 24, delayMs: 60 },
-      times: 1,
-    })
-    const sliced = await read()
+    await addFault(scope, { match: shape('sliced'), action: { type: 'slicer', chunkBytes: 24, delayMs: 60 } })
+    const sliced = await read('sliced')
     expect(sliced.code).toBe(1)
     expect(sliced.chunks).toBeGreaterThan(1)
-    await addFault(scope, {
-      match: { path: balanceCall },
-      action: { type: 'bandwidth', bytesPerSecond: 300 },
-      times: 1,
-    })
-    const throttled = await read()
+    await addFault(scope, { match: shape('throttled'), action: { type: 'bandwidth', bytesPerSecond: 300 } })
+    const throttled = await read('throttled')
     expect(throttled.code).toBe(1)
     expect(throttled.chunks).toBeGreaterThan(1)
-    await addFault(scope, { match: { path: balanceCall }, action: { type: 'timeout', ms: 200 } })
-    expect((await read()).error).toBe('TypeError')
+    await addFault(scope, { match: shape('cut'), action: { type: 'timeout', ms: 200 } })
+    expect((await read('cut')).error).toBe('TypeError')
   })
 })
