@@ -91,10 +91,22 @@ async function expectFits(page: Page, label: string) {
   }
 }
 
-/** A page that has fetched what it shows: no skeleton left. */
+/**
+ * A page that has fetched what it shows: its heading is laid out and no skeleton is left. Checked on
+ * every frame, so the walk goes on as soon as the page is ready rather than at the next of expect's
+ * widening retry intervals.
+ */
 async function settled(page: Page) {
-  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
-  await expect(page.locator('.adm-skeleton')).toHaveCount(0, { timeout: 10_000 })
+  await page.waitForFunction(
+    () => {
+      const heading = document.querySelector('h1')
+      return (
+        heading !== null && heading.getClientRects().length > 0 && !document.querySelector('.adm-skeleton')
+      )
+    },
+    undefined,
+    { timeout: 10_000 },
+  )
 }
 
 for (const theme of THEMES) {
