@@ -39,6 +39,8 @@ test('the commitment is held before playing, a round is played and settled, and 
     round = await api(currentRound, { scope, query: { game: GAME } })
   }
 
+  // The page's clock moves with the world clock below, as a phone's does with the server's.
+  await page.clock.install()
   await openLoggedIn(page, `/games/${GAME}`, player)
   await expect(page.getByTestId('round-id')).toHaveText(round.round_id)
   await expect(page.getByTestId('round-state')).toHaveText('投注中')
@@ -81,6 +83,7 @@ test('the commitment is held before playing, a round is played and settled, and 
 
   // Past the draw: the page finds the result by itself, in the round panel and the results strip.
   await advanceWorldClock(round.ms_to_draw + 500)
+  await page.clock.fastForward(round.ms_to_draw + 500)
   const draws = await api(gameResults, { scope, query: { game: GAME, page_size: 20 } })
   const draw = draws.list.find((d) => d.round_id === round.round_id)
   expect(draw, 'the round was drawn').toBeTruthy()
