@@ -4,6 +4,7 @@ import { STORAGE_KEY } from '../shared/storage-keys'
 import { addFault, emu, removeFault } from './support/emu'
 import {
   expect,
+  expectSessionCleared,
   openHomePastRequestTimeout,
   openLoggedIn,
   recordToasts,
@@ -17,14 +18,6 @@ import {
 
 const BALANCE = '/api/api/getBalance'
 const ANNOUNCEMENT = '/api/api2/announcement'
-
-async function expectSessionCleared(page: import('@playwright/test').Page) {
-  await expect(page).toHaveURL(/\/login\?isreg=0$/)
-  const keys = await storedKeys(page)
-  expect(keys[STORAGE_KEY.isLogin]).toBeNull()
-  expect(keys[STORAGE_KEY.token]).toBeNull()
-  expect(keys[STORAGE_KEY.loginData]).toBeNull()
-}
 
 test.describe('session loss', () => {
   // The toast may come and go while a loaded machine is still finishing the page load.

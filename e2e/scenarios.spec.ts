@@ -2,15 +2,14 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { updatePaymentPassword } from '../shared/contract/account'
 import { MSG } from '../shared/messages'
-import { STORAGE_KEY } from '../shared/storage-keys'
 import { api } from './support/api'
 import { addFault, baseUrl, countCalls, login, registerPlayer } from './support/emu'
 import {
   expect,
+  expectSessionCleared,
   openHomePastRequestTimeout,
   openLoggedIn,
   recordToasts,
-  storedKeys,
   test,
   toast,
   toastsSeen,
@@ -58,14 +57,6 @@ async function fundedPlayer(scope: string): Promise<{ phone: string; password: s
   return player
 }
 
-async function expectLoggedOut(page: import('@playwright/test').Page) {
-  await expect(page).toHaveURL(/\/login\?isreg=0$/)
-  const keys = await storedKeys(page)
-  expect(keys[STORAGE_KEY.isLogin]).toBeNull()
-  expect(keys[STORAGE_KEY.token]).toBeNull()
-  expect(keys[STORAGE_KEY.loginData]).toBeNull()
-}
-
 test.describe('scenarios from the command line', () => {
   for (const name of ['session-expired', 'session-revoked', 'body-401']) {
     test(`${name}: the next call ends the session with 登录已失效!`, async ({ page, scope }) => {
@@ -74,7 +65,7 @@ test.describe('scenarios from the command line', () => {
       await activate(scope, name)
       await page.reload()
       await expect(toast(page, MSG.sessionExpired)).toBeVisible()
-      await expectLoggedOut(page)
+      await expectSessionCleared(page)
     })
   }
 

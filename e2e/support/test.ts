@@ -47,6 +47,18 @@ export function storedKeys(page: Page): Promise<Record<string, string | null>> {
   }, Object.values(STORAGE_KEY))
 }
 
+/**
+ * The session is gone as docs/product.md#session-flows says: the page is on /login?isreg=0 and the
+ * login keys are cleared.
+ */
+export async function expectSessionCleared(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/login\?isreg=0$/)
+  const keys = await storedKeys(page)
+  expect(keys[STORAGE_KEY.isLogin]).toBeNull()
+  expect(keys[STORAGE_KEY.token]).toBeNull()
+  expect(keys[STORAGE_KEY.loginData]).toBeNull()
+}
+
 /** Stores a login's session in the page's localStorage the way the app does. Runs in the page. */
 function storeSession({ data, keys }: { data: LoginResult; keys: typeof STORAGE_KEY }) {
   localStorage.setItem(keys.token, data.token)

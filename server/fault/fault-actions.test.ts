@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http'
-import { connect } from 'node:net'
 import { CODE } from '@shared/envelope'
 import { MSG } from '@shared/messages'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EmuClient } from '../../scripts/emu/emu-client'
 import { API_HEADERS } from '../plugins/security'
+import { rawExchange } from '../test-support/raw-socket'
 import { type LiveServer, liveLogin, startLive } from './live-servers'
 
 /** What a raw HTTP call ended with: an answer with its bytes, or a socket error. */
@@ -42,27 +42,6 @@ function rawCall(
       resolve({ kind: 'error', code: err.code, message: err.message }),
     )
     req.end()
-  })
-}
-
-/** The bytes a connection received before it ended, and how it ended (a socket error code, or 'end'). */
-function rawBytes(
-  base: string,
-  path: string,
-  headers: Record<string, string>,
-): Promise<{ text: string; end: string }> {
-  const { hostname, port } = new URL(base)
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname)
-    const chunks: Buffer[] = []
-    const done = (end: string) => resolve({ text: Buffer.concat(chunks).toString('utf8'), end })
-    socket.on('data', (c: Buffer) => chunks.push(c))
-    socket.on('end', () => done('end'))
-    socket.on('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message))
-    const lines = Object.entries({ host: `${hostname}:${port}`, ...headers }).map(
-      ([k, v]) => `${k}: ${v}\r\n`,
-    )
-    socket.write(`GET ${path} HTTP/1.1\r\n${lines.join('')}\r\n`)
   })
 }
 
@@ -352,7 +331,11 @@ for (const mode of ['emulator', 'proxy'] as const) {
 
     it('a reset after the head sends the head every /api answer has, so a browser does not keep it in its cache', async () => {
       await emu.fault('/api/api/getBalance', { type: 'reset', after: 'head' }, { times: 1 })
-      const { text, end } = await rawBytes(live.url, balancePath, { token })
+      const { host } = new URL(live.url)
+      const { text, end } = await rawExchange(
+        live.url,
+        `GET ${balancePath} HTTP/1.1\r\nhost: ${host}\r\ntoken: ${token}\r\n\r\n`,
+      )
       expect(end).toBe('ECONNRESET')
       const [head = '', body] = text.split('\r\n\r\n')
       const lines = head.toLowerCase().split('\r\n')

@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../app'
 import { testConfig } from '../config'
 import { API_HEADERS } from '../plugins/security'
+import { rawExchange } from '../test-support/raw-socket'
 import { createTestApp, type TestApp } from '../test-support/test-app'
 
 let t: TestApp
@@ -170,13 +170,8 @@ describe('requests Node refuses before Fastify sees them', () => {
 
   /** Sends raw bytes to the listening server and reads the whole answer. */
   async function rawCall(bytes: string): Promise<{ status: number; headers: string; body: string }> {
-    const text = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write(bytes))
-      const chunks: Buffer[] = []
-      socket.on('data', (c: Buffer) => chunks.push(c))
-      socket.on('close', () => resolve(Buffer.concat(chunks).toString()))
-      socket.on('error', reject)
-    })
+    const { text, end } = await rawExchange(`http://127.0.0.1:${port}`, bytes)
+    if (end !== 'closed') throw new Error(`the connection ended with ${end}`)
     const [head = '', body = ''] = text.split('\r\n\r\n')
     return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body }
   }
