@@ -17,5 +17,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One fork per core. Vitest's default keeps a core back for its own process, which on a 2-core
+    // machine runs the files one at a time: 153 s there against 83–95 s with both cores, and the
+    // main process is idle while the forks work.
+    maxWorkers: '100%',
   },
 })
