@@ -14,8 +14,9 @@ import { test as base, expect, storeSessionOnLoad } from './support/test'
  * switched to the dark one in place the way another tab would switch it (the stored theme and a
  * `storage` event), and scanned again.
  *
- * axe-core is loaded into the page once and run there twice. (A wrapper that loads it again for
- * every scan and finishes each scan in a page of its own took 0.5–1 s a scan, against 0.05–0.17 s.)
+ * axe-core is loaded into the page once and run there twice. (@axe-core/playwright's AxeBuilder
+ * loads it again for every scan and finishes each scan in a page of its own: 0.5–1 s a scan here,
+ * against 0.05–0.17 s.)
  */
 
 const test = base.extend<object, { session: LoginResult }>({
