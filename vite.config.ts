@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
-import { WEB_APP_MANIFEST } from './client/src/lib/pwa-manifest'
+import { MANIFEST_FILE, WEB_APP_MANIFEST } from './client/src/lib/pwa-manifest'
 import { announcementRoute } from './shared/contract/first-screen'
 
 /** Where the dev server forwards /api and /__emu: the server in emulator mode (scripts/dev.ts sets it). */
@@ -192,13 +192,14 @@ function antdWithoutLegacyRender(): Plugin {
  * the refresh the page offers (lib/pwa-status.ts), so an open page never mixes two builds.
  */
 function serviceWorker(): Plugin[] {
-  return VitePWA({
+  const pwa = VitePWA({
     registerType: 'prompt',
     // Registered by lib/pwa.ts after the first screen, not by a script tag in index.html.
     injectRegister: false,
     // The icons are in the precache through globPatterns already.
     includeManifestIcons: false,
     manifest: WEB_APP_MANIFEST,
+    manifestFilename: MANIFEST_FILE,
     workbox: {
       globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
       // Vite's hashed file names already change with their content.
@@ -210,6 +211,28 @@ function serviceWorker(): Plugin[] {
       clientsClaim: false,
     },
   })
+  return [...pwa, manifestLinkAfterFirstScreen()]
+}
+
+/**
+ * Takes the `<link rel="manifest">` that vite-plugin-pwa writes into index.html out again: lib/pwa.ts
+ * adds it once the first screen is up. Linked from the page, the manifest and an icon are fetched
+ * while it loads and share the network with the entry script (docs/client.md#the-first-screen).
+ */
+function manifestLinkAfterFirstScreen(): Plugin {
+  const link = new RegExp(`<link rel="manifest" href="/${MANIFEST_FILE.replace('.', '\\.')}"[^>]*>`)
+  return {
+    name: 'manifest-link-after-first-screen',
+    apply: 'build',
+    enforce: 'post',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        if (!link.test(html)) throw new Error('index.html has no manifest link to take out')
+        return html.replace(link, '')
+      },
+    },
+  }
 }
 
 export default defineConfig({

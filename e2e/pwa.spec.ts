@@ -29,9 +29,13 @@ async function openControlled(page: Page, base = ''): Promise<void> {
 }
 
 test('the manifest is linked and valid, with icons that load', async ({ page, request }) => {
+  const html = await (await request.get('/home')).text()
+  // Linked once the first screen is up (lib/pwa.ts), so it is not fetched beside the entry script.
+  expect(html).not.toContain('rel="manifest"')
   await page.goto('/home')
-  const href = await page.locator('link[rel="manifest"]').getAttribute('href')
-  expect(href).toBe('/manifest.webmanifest')
+  const link = page.locator('link[rel="manifest"]')
+  await expect(link).toHaveAttribute('href', '/manifest.webmanifest')
+  const href = await link.getAttribute('href')
   const res = await request.get(href ?? '')
   expect(res.status()).toBe(200)
   expect(res.headers()['content-type']).toContain('application/manifest+json')
@@ -75,6 +79,7 @@ test('the service worker registers and controls the page after a reload, and Chr
   await openControlled(page)
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope)
   expect(new URL(scope).pathname).toBe('/')
+  await expect(page.locator('link[rel="manifest"]')).toHaveCount(1)
   // What Lighthouse's installability audit asked Chromium.
   const cdp = await context.newCDPSession(page)
   const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')

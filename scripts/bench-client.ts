@@ -185,6 +185,8 @@ async function warmUp(url: string, chrome: LaunchedChrome): Promise<Installabili
     if (!ready) throw new Error(`no service worker became active within ${SW_READY_TIMEOUT_MS / 1000} s`)
     await page.reload({ waitUntil: 'load' })
     const controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null)
+    // The page links its manifest once the first screen is up (lib/pwa.ts), not in index.html.
+    await page.waitForSelector('link[rel="manifest"]', { state: 'attached', timeout: SW_READY_TIMEOUT_MS })
     const cdp = await context.newCDPSession(page)
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
     const manifest = await cdp.send('Page.getAppManifest')

@@ -2,9 +2,13 @@ import type { ManifestOptions } from 'vite-plugin-pwa'
 
 /**
  * The web app manifest and theme colours that make the app installable (docs/pwa.md). vite.config.ts
- * writes the manifest into the build (`manifest.webmanifest`) and links it from index.html; the
- * icons are in client/public/icons (scripts/generate-icons.ts renders them from icon.svg).
+ * writes the manifest into the build (`MANIFEST_FILE`), and lib/pwa.ts links it once the first
+ * screen is up; the icons are in client/public/icons (scripts/generate-icons.ts renders them from
+ * icon.svg).
  */
+
+/** The manifest's file name at the root of the build. */
+export const MANIFEST_FILE = 'manifest.webmanifest'
 
 /** The browser's toolbar colour: the brand blue by day, the dark surface at night. */
 export const THEME_COLORS = { light: '#2f6bff', dark: '#181c24' } as const
