@@ -220,7 +220,7 @@ function serviceWorker(): Plugin[] {
  * while it loads and share the network with the entry script (docs/client.md#the-first-screen).
  */
 function manifestLinkAfterFirstScreen(): Plugin {
-  const link = new RegExp(`<link rel="manifest" href="/${MANIFEST_FILE.replace('.', '\\.')}"[^>]*>`)
+  const link = /<link rel="manifest"[^>]*>/
   return {
     name: 'manifest-link-after-first-screen',
     apply: 'build',

@@ -18,7 +18,6 @@ export function startPwa(): void {
 }
 
 function linkManifest(doc: Document): void {
-  if (doc.querySelector('link[rel="manifest"]')) return
   const link = doc.createElement('link')
   link.rel = 'manifest'
   link.href = `/${MANIFEST_FILE}`
