@@ -126,22 +126,21 @@ export class BetService {
     this.rounds.catchUp(now)
     const round = roundById(game, roundId, this.config)
     if (!round) throw notFound(GAME_MSG.noRound)
-    this.rounds.assertOpen(round, now)
-
     const limits = this.config.games[game].limits
-    const min = toMicro(limits.min_stake)
-    const max = toMicro(limits.max_stake)
-    const wanted = new Map<string, number>()
-    for (const item of items) {
-      this.betType(game, item.bet_type)
-      const amount = toMicro(item.amount)
-      if (amount < min) throw fail(GAME_MSG.belowMin(limits.min_stake))
-      wanted.set(item.bet_type, (wanted.get(item.bet_type) ?? 0) + amount)
-    }
     const name = this.config.games[game].name
+    // One transaction from the round check to the last ledger row: checked under the write lock,
+    // the round cannot be drawn by another process between the check and the stakes.
     const ids = immediate(this.db, () => {
-      // Again inside the write lock: another process may have drawn the round meanwhile.
       this.rounds.assertOpen(round, now)
+      const min = toMicro(limits.min_stake)
+      const max = toMicro(limits.max_stake)
+      const wanted = new Map<string, number>()
+      for (const item of items) {
+        this.betType(game, item.bet_type)
+        const amount = toMicro(item.amount)
+        if (amount < min) throw fail(GAME_MSG.belowMin(limits.min_stake))
+        wanted.set(item.bet_type, (wanted.get(item.bet_type) ?? 0) + amount)
+      }
       const held = this.repo.playerRound(playerId, round)
       for (const [type, amount] of wanted) {
         const bt = this.betType(game, type)

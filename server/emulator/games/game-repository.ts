@@ -145,6 +145,9 @@ export class GameRepository {
       latestDraw: db.prepare<[string], DrawRow>(
         'SELECT * FROM game_draws WHERE game = ? ORDER BY draw_at DESC LIMIT 1',
       ),
+      latestDrawAt: db
+        .prepare<[string], number | null>('SELECT MAX(draw_at) FROM game_draws WHERE game = ?')
+        .pluck(),
       draws: db.prepare<[string, number, number], DrawRow>(
         'SELECT * FROM game_draws WHERE game = ? ORDER BY draw_at DESC LIMIT ? OFFSET ?',
       ),
@@ -221,6 +224,11 @@ export class GameRepository {
 
   latestDraw(game: string): DrawRow | undefined {
     return this.s.latestDraw.get(game)
+  }
+
+  /** When the game's newest draw took place, or null before its first. */
+  latestDrawAt(game: string): number | null {
+    return this.s.latestDrawAt.get(game) ?? null
   }
 
   draws(game: string, limit: number, offset: number): { rows: DrawRow[]; total: number } {

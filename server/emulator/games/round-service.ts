@@ -164,33 +164,31 @@ export class RoundService {
     }
   }
 
-  /**
-   * A round is closed for good once it is drawn: when it has a draw row, or when a later round of
-   * the game has one (draws are recorded in order). The clock alone never reopens it — a tester may
-   * move the clock back before a round's draw time (docs/game-rules.md, "Sealing").
-   */
-  isDrawn(round: Round): boolean {
-    const latest = this.repo.latestDraw(round.game)
-    return (
-      (latest !== undefined && round.drawAt <= latest.draw_at) ||
-      this.repo.draw(round.game, round.roundId) !== undefined
-    )
-  }
-
   /** The round bets go to now: the first one after the clock that has not been drawn. */
   openRound(game: GameCode, now: number): Round {
+    return this.firstUndrawn(game, now, this.repo.latestDrawAt(game))
+  }
+
+  private firstUndrawn(game: GameCode, now: number, latestDrawAt: number | null): Round {
     const byClock = currentRound(game, now, this.config)
-    const latest = this.repo.latestDraw(game)
-    return latest !== undefined && byClock.drawAt <= latest.draw_at
-      ? currentRound(game, latest.draw_at, this.config)
+    return latestDrawAt !== null && byClock.drawAt <= latestDrawAt
+      ? currentRound(game, latestDrawAt, this.config)
       : byClock
   }
 
-  /** Why a round takes no bet now (drawn, sealed, not yet open, beyond the chain), or null when it is open. */
+  /**
+   * Why a round takes no bet now (drawn, sealed, not yet open, beyond the chain), or null when it is
+   * open. A round is closed for good once it is drawn, and draws are recorded in order, each at its
+   * round's draw time: so it is drawn when the game's newest draw is at or after its draw time. The
+   * clock alone never reopens it — a tester may move the clock back before a round's draw time
+   * (docs/game-rules.md, "Sealing").
+   */
   closedReason(round: Round, now: number): string | null {
-    if (now >= round.drawAt || this.isDrawn(round)) return GAME_MSG.drawn(round.roundId)
+    if (now >= round.drawAt) return GAME_MSG.drawn(round.roundId)
+    const latestDrawAt = this.repo.latestDrawAt(round.game)
+    if (latestDrawAt !== null && round.drawAt <= latestDrawAt) return GAME_MSG.drawn(round.roundId)
     if (now >= round.sealAt) return GAME_MSG.sealed(round.roundId)
-    const latestOpen = nextRound(this.openRound(round.game, now), this.config)
+    const latestOpen = nextRound(this.firstUndrawn(round.game, now, latestDrawAt), this.config)
     if (round.drawAt > latestOpen.drawAt) return GAME_MSG.notOpen(round.roundId)
     if (!this.covered(round))
       return this.chainSpent(round) ? GAME_MSG.chainSpent : GAME_MSG.notOpen(round.roundId)
@@ -207,8 +205,8 @@ export class RoundService {
     const now = this.clock.now()
     this.ensureChain()
     this.catchUp(now)
-    const r = this.openRound(game, now)
     const latest = this.repo.latestDraw(game)
+    const r = this.firstUndrawn(game, now, latest?.draw_at ?? null)
     return {
       ...roundOut(r),
       server_time: now,
