@@ -245,8 +245,9 @@ export class FaultLayer {
       if (request.truncateReply) entry.outcome = 'truncated'
     }
     request.journalEntry = entry
-    request.journalDone = done
-    // `on`, not `once`: done is idempotent, and the listener goes with the response.
+    // The response's close comes after every ending (answered, aborted, taken over by a fault), and
+    // under inject too: the one place an entry is completed. `on`, not `once` (which wraps done):
+    // the listener goes with the response.
     reply.raw.on('close', done)
   }
 

@@ -17,8 +17,6 @@ declare module 'fastify' {
     shapeReply: ShapeAction | null
     /** This request's journal entry, while the journal is on. */
     journalEntry: JournalRecord | null
-    /** Completes the journal entry (idempotent). */
-    journalDone: (() => void) | null
     /** Set when the fault layer's decision waits for the body (a rule tests body fields). */
     faultFacts: RequestFacts | null
   }
@@ -37,7 +35,6 @@ export const faultLayerPlugin = fp(
     app.decorateRequest('truncateReply', false)
     app.decorateRequest('shapeReply', null)
     app.decorateRequest('journalEntry', null)
-    app.decorateRequest('journalDone', null)
     app.decorateRequest('faultFacts', null)
     // One callback hook for /api: the decision is synchronous, and a request let through enters a
     // scope with its own clock, so that from here on its deadline checks read it through requestNow().
@@ -96,10 +93,6 @@ export const faultLayerPlugin = fp(
         (body) => done(null, body),
         (err: Error) => done(err),
       )
-    })
-    app.addHook('onResponse', (request, _reply, done) => {
-      request.journalDone?.()
-      done()
     })
     // Hanging requests would keep a graceful shutdown waiting forever.
     app.addHook('preClose', async () => layer.closeHung())
