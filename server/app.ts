@@ -17,7 +17,6 @@ import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
 import { apiDocs } from './plugins/api-docs'
 import { controlDocs } from './plugins/control-docs'
-import { emuLoopbackOnly } from './plugins/emu-loopback'
 import { emulatorPlugin } from './plugins/emulator-plugin'
 import { faultLayerPlugin } from './plugins/fault-layer-plugin'
 import { security } from './plugins/security'
@@ -125,8 +124,7 @@ export async function buildApp(
   }
 
   if (config.MODE === 'emulator' || config.EMU_ADMIN_TOKEN) {
-    // With a token, the token guards /__emu (see the fault layer); without one, only this machine may call it.
-    if (!config.EMU_ADMIN_TOKEN) await app.register(emuLoopbackOnly)
+    // The fault layer guards /__emu: the token when one is set, else this machine only (AdminAccess).
     // Each control route sits at its contract's full path (shared/emu-contract/).
     await app.register(controlRoutes, { config, clock })
     if (emu) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../test-support/test-app'
-import { isLoopback } from './emu-loopback'
+import { isLoopback } from './admin-access'
 
 describe('the control API without an admin token', () => {
   it('answers this machine only, judged by the socket and not by forwarding headers', async () => {
