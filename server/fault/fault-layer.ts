@@ -238,7 +238,6 @@ export class FaultLayer {
   private track(entry: JournalRecord, request: FastifyRequest, reply: FastifyReply): void {
     const started = performance.now()
     const done = () => {
-      if (entry.durationMs !== null) return
       entry.durationMs = Math.round((performance.now() - started) * 10) / 10
       if (reply.raw.headersSent) entry.status = reply.raw.statusCode
       if (entry.outcome === 'pending') entry.outcome = reply.raw.writableFinished ? 'answered' : 'aborted'
