@@ -200,7 +200,7 @@ async function settling(fixtures: string): Promise<void> {
     immediate(db, () => {
       for (let i = 0; i < SETTLE_BETS; i++) {
         const betType = types[i % types.length] ?? 'big'
-        const id = games.repo.addOrInsertBet({
+        const { id } = games.repo.insertBet({
           playerId: 1,
           game: 'kuaisan',
           roundId: round.round_id,

@@ -89,6 +89,13 @@ export class BetSettlement {
   }
 }
 
+/** The stake per bet type among a player's pending bets in a round (`GameRepository.pendingBets`). */
+export function stakeByType(bets: readonly BetRow[]): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const b of bets) out.set(b.bet_type, (out.get(b.bet_type) ?? 0) + b.stake_micro)
+  return out
+}
+
 /**
  * Bets placed in the app: checked against the round, the limits and player protection, each stake
  * debited through the ledger in the bet's transaction; and the player's bet history.
@@ -141,7 +148,8 @@ export class BetService {
         if (amount < min) throw fail(GAME_MSG.belowMin(limits.min_stake))
         wanted.set(item.bet_type, (wanted.get(item.bet_type) ?? 0) + amount)
       }
-      const held = this.repo.playerRound(playerId, round)
+      const pending = this.repo.pendingBets(playerId, round)
+      const held = stakeByType(pending)
       for (const [type, amount] of wanted) {
         const bt = this.betType(game, type)
         const other = oppositeOf(type)
@@ -158,18 +166,22 @@ export class BetService {
       let balance = 0
       for (const [type, amount] of wanted) {
         const bt = this.betType(game, type)
-        const bet = this.repo.addOrInsertBet({
-          playerId,
-          game,
-          roundId,
-          betType: type,
-          stakeMicro: amount,
-          odds: milliToOdds(bt.oddsMilli),
-          source: 'app',
-          placedAt: now,
-          height: round.height,
-          drawAt: round.drawAt,
-        })
+        // A second bet of a type in a round adds to the first: one app bet per type and round.
+        const mine = pending.find((b) => b.bet_type === type && b.source === 'app')
+        const bet = mine
+          ? this.repo.raiseBet(mine, amount)
+          : this.repo.insertBet({
+              playerId,
+              game,
+              roundId,
+              betType: type,
+              stakeMicro: amount,
+              odds: milliToOdds(bt.oddsMilli),
+              source: 'app',
+              placedAt: now,
+              height: round.height,
+              drawAt: round.drawAt,
+            })
         balance = this.debit(playerId, amount, bet.id, `${name} 第${roundId}期 ${bt.label}`, now)
         placed.push(bet)
       }

@@ -153,18 +153,11 @@ export class GameRepository {
       ),
       drawCount: db.prepare<[string], number>('SELECT COUNT(*) FROM game_draws WHERE game = ?').pluck(),
       draw: db.prepare<[string, string], DrawRow>('SELECT * FROM game_draws WHERE game = ? AND round_id = ?'),
-      // Both find the round's bets through bets_player_draw (player_id, draw_at): by player alone
-      // they would read the player's whole history on every bet.
-      playerRound: db.prepare<[number, number, string, string], { bet_type: string; stake: number }>(
-        `SELECT bet_type, SUM(stake_micro) AS stake FROM bets
-         WHERE player_id = ? AND draw_at = ? AND game = ? AND round_id = ? AND status = 'pending'
-         GROUP BY bet_type`,
-      ),
-      // The player's one pending app bet of this type in this round, if any. (Read, then raised by
-      // id: an UPDATE … RETURNING * costs more than the two.)
-      appBet: db.prepare<[number, number, string, string, string], BetRow>(
-        `SELECT * FROM bets WHERE player_id = ? AND draw_at = ? AND game = ? AND round_id = ?
-           AND bet_type = ? AND source = 'app' AND status = 'pending'`,
+      // Finds the round's bets through bets_player_draw (player_id, draw_at): by player alone it
+      // would read the player's whole history on every bet.
+      pendingBets: db.prepare<[number, number, string, string], BetRow>(
+        `SELECT * FROM bets
+         WHERE player_id = ? AND draw_at = ? AND game = ? AND round_id = ? AND status = 'pending'`,
       ),
       raise: db.prepare<[number, number]>('UPDATE bets SET stake_micro = stake_micro + ? WHERE id = ?'),
       insertBet: db.prepare<NewBet>(
@@ -239,22 +232,22 @@ export class GameRepository {
     return this.s.draw.get(game, roundId)
   }
 
-  /** A player's pending stake per bet type in one round. */
-  playerRound(playerId: number, round: Pick<Round, 'game' | 'roundId' | 'drawAt'>): Map<string, number> {
-    const rows = this.s.playerRound.all(playerId, round.drawAt, round.game, round.roundId)
-    return new Map(rows.map((r) => [r.bet_type, r.stake]))
+  /**
+   * A player's pending bets in one round: a few rows (at most one app bet per type, and any
+   * transferred ones). Read inside the transaction that then raises or adds to them.
+   */
+  pendingBets(playerId: number, round: Pick<Round, 'game' | 'roundId' | 'drawAt'>): BetRow[] {
+    return this.s.pendingBets.all(playerId, round.drawAt, round.game, round.roundId)
   }
 
-  /** Adds to the player's pending app bet of this type in this round, or makes one; returns the bet as stored. */
-  addOrInsertBet(b: NewBet): BetRow {
-    if (b.source === 'app') {
-      const held = this.s.appBet.get(b.playerId, b.drawAt, b.game, b.roundId, b.betType)
-      if (held) {
-        this.s.raise.run(b.stakeMicro, held.id)
-        held.stake_micro += b.stakeMicro
-        return held
-      }
-    }
+  /** Adds to a pending bet's stake; returns the bet as stored. */
+  raiseBet(bet: BetRow, stakeMicro: number): BetRow {
+    this.s.raise.run(stakeMicro, bet.id)
+    return { ...bet, stake_micro: bet.stake_micro + stakeMicro }
+  }
+
+  /** Makes a pending bet (and marks its round as having one); returns it as stored. */
+  insertBet(b: NewBet): BetRow {
     this.s.addPending.run(b)
     const inserted = this.s.bet.get(Number(this.s.insertBet.run(b).lastInsertRowid))
     if (!inserted) throw new Error('inserting a bet returned no row')

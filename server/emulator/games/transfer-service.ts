@@ -12,7 +12,7 @@ import type { EmuClock } from '../clock'
 import type { LedgerRepository } from '../ledger/ledger-repository'
 import type { ProtectionGuard } from '../protection/protection-guard'
 import type { BetAddressRepository, BetAddressRow } from './bet-address-repository'
-import type { BetService } from './bet-service'
+import { type BetService, stakeByType } from './bet-service'
 import type { GameRepository, TransferRow } from './game-repository'
 import { addressOut, GAME_MSG, transferKind } from './game-views'
 import type { RoundService } from './round-service'
@@ -120,7 +120,7 @@ export class TransferService {
     const limits = this.config.games[game].limits
     const name = this.config.games[game].name
     const id = immediate(this.db, () => {
-      const held = this.repo.playerRound(owner.player_id, round)
+      const held = stakeByType(this.repo.pendingBets(owner.player_id, round))
       const other = side ? oppositeOf(side) : null
       // A transfer cannot be turned away (the money has moved): one with an invalid amount, or
       // whose block closed meanwhile, is refunded instead of played.
@@ -155,7 +155,7 @@ export class TransferService {
         this.ledger.post({ ...base, type: 'refund', ref: `transfer:${tid}`, memo: `转账投注退回：${reason}` })
         return tid
       }
-      const betId = this.repo.addOrInsertBet({
+      const betId = this.repo.insertBet({
         playerId: owner.player_id,
         game,
         roundId: round.roundId,
