@@ -134,6 +134,34 @@ describe('headers and bodies in the journal', () => {
     expect(entries.at(-1)?.request?.bodyBytes).toBe(20_000)
   })
 
+  it('at its budget, drops the oldest details first round the ring, and keeps those of a request in flight', () => {
+    // Room for the details of four entries (headers and a 1,000-byte body each); the ring goes round
+    // three times.
+    const j = new Journal(8, 4 * 2_048)
+    const body = Buffer.alloc(1_000, 'a')
+    const answered = () => {
+      const e = open(j, { headers: json })
+      j.setRequestBody(e, body)
+      e.outcome = 'answered'
+      return e
+    }
+    const hung = open(j, { headers: json })
+    j.setRequestBody(hung, body)
+    for (let i = 0; i < 5; i++) answered()
+    const withDetails = () => j.query({}).map((e) => e.request !== null)
+    expect(j.detailSize).toBeLessThanOrEqual(4 * 2_048)
+    // Oldest first: the request in flight, then the oldest answered ones lost nothing but theirs.
+    expect(withDetails()).toEqual([true, false, false, true, true, true])
+    hung.outcome = 'answered'
+    for (let i = 0; i < 2; i++) answered()
+    expect(withDetails()).toEqual([false, false, false, false, true, true, true, true])
+    for (let round = 0; round < 16; round++) {
+      answered()
+      expect(j.detailSize).toBeLessThanOrEqual(4 * 2_048)
+      expect(withDetails()).toEqual([false, false, false, false, true, true, true, true])
+    }
+  })
+
   it("reads an answer's envelope code when asked, even after the answer was dropped to stay in budget", () => {
     const j = new Journal(50, 8 * 1024)
     const answered = (text: string) => {

@@ -90,6 +90,11 @@ export class Journal {
   /** The same, per scope key (a scoped reset). */
   private readonly clearedScopes = new Map<string, number>()
   private detailBytes = 0
+  /**
+   * How many of the oldest entries (from `next` on) are known to hold no details: entries lose
+   * theirs oldest first, so keeping to the budget starts after them instead of at the oldest.
+   */
+  private bare = 0
 
   constructor(
     readonly capacity: number,
@@ -135,6 +140,8 @@ export class Journal {
     }
     const old = this.ring[this.next]
     if (old) this.detailBytes -= old.detailBytes
+    // The oldest entry gives way to the newest, which is no longer among the oldest bare ones.
+    if (this.bare > 0) this.bare--
     this.ring[this.next] = entry
     this.next = (this.next + 1) % this.capacity
     this.spend(entry.detailBytes)
@@ -172,20 +179,31 @@ export class Journal {
     this.spend(cost)
   }
 
-  /** Keeps the details within the budget, dropping the oldest entries' first. */
+  /**
+   * Keeps the details within the budget, dropping the oldest entries' first (a request still in
+   * flight keeps its own). Starts after the oldest entries already bare, so a journal that stays
+   * at its budget does not walk the whole ring on every request.
+   */
   private spend(bytes: number): void {
     this.detailBytes += bytes
     if (this.detailBytes <= this.budget) return
-    for (let i = 0; i < this.capacity && this.detailBytes > this.budget; i++) {
+    let inFlight = false
+    for (let i = this.bare; i < this.capacity && this.detailBytes > this.budget; i++) {
       const e = this.ring[(this.next + i) % this.capacity]
-      if (!e || e.detailBytes === 0 || e.outcome === 'pending') continue
-      codeOf(e)
-      this.detailBytes -= e.detailBytes
-      e.detailBytes = 0
-      e.reqHeaders = null
-      e.reqBody = null
-      e.resHeaders = null
-      e.resBody = null
+      if (e && e.detailBytes > 0) {
+        if (e.outcome === 'pending') {
+          inFlight = true
+          continue
+        }
+        codeOf(e)
+        this.detailBytes -= e.detailBytes
+        e.detailBytes = 0
+        e.reqHeaders = null
+        e.reqBody = null
+        e.resHeaders = null
+        e.resBody = null
+      }
+      if (!inFlight) this.bare = i + 1
     }
   }
 
