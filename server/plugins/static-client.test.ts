@@ -58,6 +58,25 @@ describe('the built client', () => {
     }
   })
 
+  it('sends a hashed script only the headers a script needs, and the worker the page policy', async () => {
+    const app = await buildApp(testConfig({ CLIENT_DIST: dist }))
+    try {
+      const asset = await app.inject({ url: '/assets/index-AbC123.js' })
+      expect(asset.headers['x-content-type-options']).toBe('nosniff')
+      expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin')
+      for (const name of ['content-security-policy', 'strict-transport-security', 'x-frame-options'])
+        expect(asset.headers[name]).toBeUndefined()
+
+      // A worker runs under the policy of its own script's answer, not the page's.
+      const sw = await app.inject({ url: '/sw.js' })
+      expect(String(sw.headers['content-security-policy'])).toContain("script-src 'self'")
+      const page = await app.inject({ url: '/home' })
+      expect(page.headers['strict-transport-security']).toBeDefined()
+    } finally {
+      await app.close()
+    }
+  })
+
   it('answers a missing manifest with a 404, not with the app page', async () => {
     const app = await buildApp(testConfig({ CLIENT_DIST: dist }))
     try {
