@@ -38,8 +38,8 @@ function refuseCrossSite(reply: FastifyReply): void {
 
 /**
  * Security headers (a CSP that allows no inline script on pages, API_HEADERS on every /api answer in
- * both modes, ASSET_HEADERS on the build's scripts and stylesheets), the refusal of cross-site writes to /api and /__emu, and per-route rate limits that
- * answer in the envelope.
+ * both modes, ASSET_HEADERS on the build's scripts and stylesheets), the refusal of cross-site
+ * writes to /api and /__emu, and per-route rate limits that answer in the envelope.
  */
 export const security = fp(
   async (

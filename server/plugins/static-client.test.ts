@@ -66,6 +66,12 @@ describe('the built client', () => {
       expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin')
       for (const name of ['content-security-policy', 'strict-transport-security', 'x-frame-options'])
         expect(asset.headers[name]).toBeUndefined()
+      // A path that climbs out of /assets/ never gets the page without the page's headers.
+      for (const url of ['/assets/..%2findex.html', '/assets/%2e%2e/index.html', '/assets/..%2fsw.js']) {
+        const res = await app.inject({ url })
+        if (res.statusCode < 400 || /html|javascript/.test(String(res.headers['content-type'])))
+          expect(String(res.headers['content-security-policy']), url).toContain("script-src 'self'")
+      }
 
       // A worker runs under the policy of its own script's answer, not the page's.
       const sw = await app.inject({ url: '/sw.js' })
