@@ -91,6 +91,67 @@ function recordEntryModules(): Plugin {
   }
 }
 
+/**
+ * Gives the entry chunk its own copy of the bundler's module runtime. `import { a as b } from
+ * "./<runtime>.js"` at the top of `entryCode` becomes a constant taken from the runtime chunk's code
+ * run in a function of its own, so its names cannot meet the entry's. Throws when either statement
+ * is not in the shape Rolldown writes, so that a bundler update that changes it fails the build.
+ */
+export function inlineRuntimeImport(entryCode: string, runtimeFile: string, runtimeCode: string): string {
+  const base = runtimeFile.slice(runtimeFile.lastIndexOf('/') + 1).replaceAll('.', '\\.')
+  const importStatement = new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*["']\\./${base}["'];?`)
+  const imported = importStatement.exec(entryCode)
+  const exported = /export\s*\{([^}]*)\}\s*;?\s*$/.exec(runtimeCode)
+  if (!imported?.[1] || !exported?.[1])
+    throw new Error(`the entry's import of ${runtimeFile}, or that chunk's exports, are not in a known shape`)
+  // `local as name` on both sides: what the runtime exports under a name, what the entry calls it.
+  const pairs = (list: string) =>
+    list
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map((part) => {
+        const [first = '', second] = part.split(/\s+as\s+/)
+        return [first, second ?? first] as const
+      })
+  const exports = pairs(exported[1]).map(([local, name]) => `${JSON.stringify(name)}:${local}`)
+  const bindings = pairs(imported[1]).map(([name, local]) => `${JSON.stringify(name)}:${local}`)
+  const body = runtimeCode.slice(0, exported.index)
+  const copy = `const{${bindings.join(',')}}=(()=>{${body}\nreturn{${exports.join(',')}}})();\n`
+  return copy + entryCode.replace(imported[0], '')
+}
+
+/**
+ * Rolldown keeps its module runtime (its CommonJS interop helpers, under 1 KB) in a chunk of its own,
+ * which the entry imports, so index.html preloads it beside the entry: one more request on a first
+ * visit, and in Lighthouse's simulated network one that shares the link with the entry while it waits
+ * for its connection. The entry gets its own copy instead (inlineRuntimeImport); the lazily loaded
+ * chunks still import the shared one, fetched with the first of them (docs/client.md#the-first-screen).
+ * Order `pre`, so that index.html and the manifest are written from the entry's imports without it.
+ */
+function entryWithOwnRuntime(): Plugin {
+  return {
+    name: 'entry-with-own-runtime',
+    apply: 'build',
+    generateBundle: {
+      order: 'pre',
+      handler(_options, bundle) {
+        for (const entry of Object.values(bundle)) {
+          if (entry.type !== 'chunk' || !entry.isEntry) continue
+          for (const file of entry.imports) {
+            const runtime = bundle[file]
+            if (runtime?.type !== 'chunk' || !runtime.moduleIds.every(isRuntimeModule)) continue
+            entry.code = inlineRuntimeImport(entry.code, file, runtime.code)
+            entry.imports = entry.imports.filter((f) => f !== file)
+          }
+        }
+      },
+    },
+  }
+}
+
+const isRuntimeModule = (id: string) => id.includes('rolldown:runtime') || id.includes('rolldown/runtime')
+
 /** Where zod keeps its JSON Schema conversion, which every classic schema imports. */
 const ZOD_JSON_SCHEMA_MODULE = /\/zod\/v4\/core\/(?:to-json-schema|json-schema-processors)\.js$/
 const ZOD_CLASSIC_SCHEMAS = /\/zod\/v4\/classic\/schemas\.js$/
@@ -245,6 +306,7 @@ export default defineConfig({
     antdWithoutLegacyRender(),
     preloadAnnouncements(),
     inlineEntryStylesheet(),
+    entryWithOwnRuntime(),
     recordEntryModules(),
     serviceWorker(),
   ],

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { jsonSchemaStubSource } from '../vite.config'
+import { inlineRuntimeImport, jsonSchemaStubSource } from '../vite.config'
 
 const require = createRequire(import.meta.url)
 const ZOD_CORE = join(dirname(require.resolve('zod/package.json')), 'v4/core')
@@ -27,4 +27,28 @@ describe('the client build without zod JSON Schema', () => {
       }
     })
   }
+})
+
+describe("the entry's own copy of the bundler's runtime", () => {
+  // Shaped as Rolldown writes them, minified: top-level names that the entry uses too.
+  const runtime =
+    'var e=Object.defineProperty,t=(n)=>({wrapped:n}),n=(r)=>e({},`x`,{value:r,enumerable:!0});export{n as a,t};'
+  const entry = [
+    'const __vite__mapDeps=(i)=>i;',
+    'import{a as e,t as n}from"./rolldown-runtime-AbC1.js";',
+    'var t=1;export const out=[e(t).x,n(2).wrapped,typeof __vite__mapDeps];',
+  ].join('')
+
+  it('runs the entry with the helpers and without importing the runtime chunk', async () => {
+    const inlined = inlineRuntimeImport(entry, 'assets/rolldown-runtime-AbC1.js', runtime)
+    expect(inlined).not.toContain('rolldown-runtime')
+    expect((await load(inlined)).out).toEqual([1, 2, 'function'])
+  })
+
+  it('fails the build when either side is not in the shape it knows', () => {
+    expect(() => inlineRuntimeImport(entry, 'assets/other-runtime.js', runtime)).toThrow(/known shape/)
+    expect(() =>
+      inlineRuntimeImport(entry, 'assets/rolldown-runtime-AbC1.js', 'export default 1;'),
+    ).toThrow(/known shape/)
+  })
 })
