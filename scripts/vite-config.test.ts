@@ -47,8 +47,8 @@ describe("the entry's own copy of the bundler's runtime", () => {
 
   it('fails the build when either side is not in the shape it knows', () => {
     expect(() => inlineRuntimeImport(entry, 'assets/other-runtime.js', runtime)).toThrow(/known shape/)
-    expect(() =>
-      inlineRuntimeImport(entry, 'assets/rolldown-runtime-AbC1.js', 'export default 1;'),
-    ).toThrow(/known shape/)
+    expect(() => inlineRuntimeImport(entry, 'assets/rolldown-runtime-AbC1.js', 'export default 1;')).toThrow(
+      /known shape/,
+    )
   })
 })
