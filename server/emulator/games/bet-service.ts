@@ -3,13 +3,7 @@ import { fail, notFound } from '@server/http/api-error'
 import { dayRange, startOfDay } from '@shared/business-day'
 import type { betItemSchema } from '@shared/contract/games'
 import { oppositeOf } from '@shared/games/bet-types'
-import {
-  GAME_CODES,
-  type GameCode,
-  type GamesConfig,
-  gameCodeSchema,
-  milliToOdds,
-} from '@shared/games/config'
+import { type GameCode, type GamesConfig, gameCodeSchema, milliToOdds } from '@shared/games/config'
 import { type PricedBet, pricedBets } from '@shared/games/odds'
 import { type BetResult, type Outcome, settlerFor } from '@shared/games/outcome'
 import { type Round, roundById } from '@shared/games/rounds'
@@ -111,12 +105,20 @@ export class BetService {
     private readonly ledger: LedgerRepository,
     private readonly protection: ProtectionGuard,
     private readonly rounds: RoundService,
-  ) {
-    for (const g of GAME_CODES) this.types.set(g, new Map(pricedBets(g, config).map((b) => [b.type, b])))
-  }
+  ) {}
 
+  /**
+   * A game's bet types by name, priced on first use: deriving the odds enumerates every outcome of
+   * the game (about 0.6 s for all five), which a server that is never asked for a bet need not pay
+   * at start-up.
+   */
   betType(game: GameCode, type: string): PricedBet {
-    const t = this.types.get(game)?.get(type)
+    let byType = this.types.get(game)
+    if (!byType) {
+      byType = new Map(pricedBets(game, this.config).map((b) => [b.type, b]))
+      this.types.set(game, byType)
+    }
+    const t = byType.get(type)
     if (!t) throw fail(GAME_MSG.unknownType(type))
     return t
   }
