@@ -109,16 +109,20 @@ export class BetService {
 
   /**
    * A game's bet types by name, priced on first use: deriving the odds enumerates every outcome of
-   * the game (about 0.6 s for all five), which a server that is never asked for a bet need not pay
-   * at start-up.
+   * the game (about 0.6 s for all five), which a server that is never asked about a game's bets
+   * need not pay at start-up.
    */
-  betType(game: GameCode, type: string): PricedBet {
+  private typesOf(game: GameCode): Map<string, PricedBet> {
     let byType = this.types.get(game)
     if (!byType) {
       byType = new Map(pricedBets(game, this.config).map((b) => [b.type, b]))
       this.types.set(game, byType)
     }
-    const t = byType.get(type)
+    return byType
+  }
+
+  betType(game: GameCode, type: string): PricedBet {
+    const t = this.typesOf(game).get(type)
     if (!t) throw fail(GAME_MSG.unknownType(type))
     return t
   }
@@ -223,7 +227,7 @@ export class BetService {
       round_id: b.round_id,
       height: b.height,
       bet_type: b.bet_type,
-      label: this.types.get(game)?.get(b.bet_type)?.label ?? b.bet_type,
+      label: this.typesOf(game).get(b.bet_type)?.label ?? b.bet_type,
       stake: formatMoney(b.stake_micro),
       odds: b.odds,
       status: b.status,

@@ -92,3 +92,34 @@ describe('a restart in the middle of a draw', () => {
     await b.t.close()
   })
 })
+
+describe('a new process', () => {
+  it("lists the bets placed before it under their bet types' names", async () => {
+    const env = { DB_PATH: join(dir, 'labels.db') }
+    const a = await gamesKit(T0, 0, env)
+    const [player] = a.players
+    if (!player) throw new Error('no player')
+    const round = a.games.rounds.current('kuaisan')
+    a.games.bets.placeBets(player.playerId, 'kuaisan', round.round_id, [
+      { bet_type: 'big', amount: '1' },
+      { bet_type: 'sum_9', amount: '1' },
+    ])
+    await a.t.close()
+
+    // Nothing in the new process has priced a kuaisan bet yet when the history is read.
+    const b = await gamesKit(T0, 0, env)
+    const history = await b.call({
+      method: 'GET',
+      url: '/api/games/bets?game=kuaisan',
+      headers: { token: b.players[0]?.token ?? '' },
+    })
+    const labels = (history.data.list as { bet_type: string; label: string }[])
+      .map((x) => [x.bet_type, x.label])
+      .sort()
+    expect(labels).toEqual([
+      ['big', '大'],
+      ['sum_9', '和值 9'],
+    ])
+    await b.t.close()
+  })
+})
