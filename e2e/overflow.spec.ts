@@ -84,8 +84,8 @@ async function setTheme(page: Page, theme: Theme) {
 async function expectFits(page: Page, label: string) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: HEIGHT })
-    await expect.poll(() => page.evaluate(() => document.documentElement.clientWidth)).toBe(width)
-    // Two frames: layout and any resize observers settle.
+    // Laid out at the new width (checked on every frame), then two frames for resize observers.
+    await page.waitForFunction((w) => document.documentElement.clientWidth === w, width, { polling: 'raf' })
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
     expect(await overflowing(page), `${label} at ${width} px`).toEqual([])
   }

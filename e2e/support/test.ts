@@ -59,8 +59,16 @@ export async function expectSessionCleared(page: Page): Promise<void> {
   expect(keys[STORAGE_KEY.loginData]).toBeNull()
 }
 
-/** Stores a login's session in the page's localStorage the way the app does. Runs in the page. */
-function storeSession({ data, keys }: { data: LoginResult; keys: typeof STORAGE_KEY }) {
+/**
+ * Stores a login's session in the page's localStorage the way the app does. Runs in the page. With
+ * `once`, a name kept in the tab's sessionStorage, it stores the session on the first load of the
+ * tab only, so that a later logout or session loss survives reloads.
+ */
+function storeSession({ data, keys, once }: { data: LoginResult; keys: typeof STORAGE_KEY; once?: string }) {
+  if (once) {
+    if (window !== window.top || location.protocol !== 'http:' || sessionStorage.getItem(once)) return
+    sessionStorage.setItem(once, '1')
+  }
   localStorage.setItem(keys.token, data.token)
   localStorage.setItem(
     keys.loginData,
@@ -70,15 +78,21 @@ function storeSession({ data, keys }: { data: LoginResult; keys: typeof STORAGE_
   localStorage.setItem(keys.isLogin, '1')
 }
 
-/** Logs in through the API and stores the session the way the app does, then opens `path`. */
+let seeding = 0
+
+/**
+ * Logs in through the API and opens `path` with the session already stored the way the app stores
+ * it, as a returning player's browser would: one page load. The session is stored before the app's
+ * scripts run on the next load of the page, and on that one only, so a later logout or session loss
+ * stays lost across reloads.
+ */
 export async function openLoggedIn(
   page: Page,
   path: string,
   who?: { phone: string; password: string },
 ): Promise<LoginResult> {
   const data = await login(who?.phone, who?.password)
-  await page.goto('/login')
-  await page.evaluate(storeSession, { data, keys: STORAGE_KEY })
+  await page.addInitScript(storeSession, { data, keys: STORAGE_KEY, once: `e2e-session-${++seeding}` })
   await page.goto(path)
   return data
 }
