@@ -4,13 +4,6 @@ export default defineConfig({
   // @client/…, @shared/…, @server/… as tsconfig.json's paths say.
   resolve: { tsconfigPaths: true },
   test: {
-    include: [
-      'client/**/*.test.{ts,tsx}',
-      'server/**/*.test.ts',
-      'shared/**/*.test.ts',
-      'scripts/**/*.test.ts',
-      'fixtures/**/*.test.ts',
-    ],
     environment: 'node',
     // Makes happy-dom behave as browsers do where DOMPurify depends on it; a no-op elsewhere.
     setupFiles: ['client/src/test-support/happy-dom-fixes.ts'],
@@ -21,5 +14,30 @@ export default defineConfig({
     // machine runs the files one at a time: 153 s there against 83–95 s with both cores, and the
     // main process is idle while the forks work.
     maxWorkers: '100%',
+    projects: [
+      // Server, contract and script tests share one module registry per fork (isolate: false): each
+      // builds its own app and database, and what their modules keep at module level are pure caches
+      // (password hashes, priced odds). Importing Fastify and the server's modules once per fork
+      // instead of once per file took the unit run from 128 s to 77 s on a 2-core machine (85 s
+      // without Vitest's timing cache). Client tests keep a fresh registry per file: their modules
+      // hold the session, toasts and SWR's cache, which a test must not inherit from another file.
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: [
+            'server/**/*.test.ts',
+            'shared/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'fixtures/**/*.test.ts',
+          ],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'client', include: ['client/**/*.test.{ts,tsx}'] },
+      },
+    ],
   },
 })
