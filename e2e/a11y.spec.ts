@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { paths } from '@client/config/paths'
 import type { Page } from '@playwright/test'
-import { paths } from '../client/src/config/paths'
-import type { Theme } from '../shared/constants'
-import { STORAGE_KEY } from '../shared/storage-keys'
+import type { Theme } from '@shared/constants'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { type LoginResult, login } from './support/emu'
 import { test as base, expect, storeSessionOnLoad } from './support/test'
 

@@ -1,5 +1,5 @@
-import { getBalance } from '../shared/contract/account'
-import { STORAGE_KEY } from '../shared/storage-keys'
+import { getBalance } from '@shared/contract/account'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { api } from './support/api'
 import { smsCode, uniquePhone } from './support/emu'
 import { expect, openLoggedIn, storedKeys, test } from './support/test'

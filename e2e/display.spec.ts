@@ -1,4 +1,4 @@
-import { STORAGE_KEY } from '../shared/storage-keys'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { expect, storedKeys, test } from './support/test'
 
 const rootFontPx = (page: import('@playwright/test').Page) =>

@@ -1,6 +1,6 @@
-import { TOAST_DURATION_MS } from '../shared/constants'
-import { MSG } from '../shared/messages'
-import { STORAGE_KEY } from '../shared/storage-keys'
+import { TOAST_DURATION_MS } from '@shared/constants'
+import { MSG } from '@shared/messages'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { addFault, emu, removeFault } from './support/emu'
 import {
   expect,

@@ -6,8 +6,8 @@ import {
   gameResults,
   gameRules,
   placeBets,
-} from '../shared/contract/games'
-import { STORAGE_KEY } from '../shared/storage-keys'
+} from '@shared/contract/games'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { api } from './support/api'
 import { emu, registerPlayer, topUp } from './support/emu'
 import { expect, openLoggedIn, test } from './support/test'

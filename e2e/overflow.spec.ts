@@ -1,7 +1,7 @@
+import { paths } from '@client/config/paths'
 import type { Page } from '@playwright/test'
-import { paths } from '../client/src/config/paths'
-import { THEMES, type Theme } from '../shared/constants'
-import { STORAGE_KEY } from '../shared/storage-keys'
+import { THEMES, type Theme } from '@shared/constants'
+import { STORAGE_KEY } from '@shared/storage-keys'
 import { registerPlayer, topUp } from './support/emu'
 import { expect, openLoggedIn, test } from './support/test'
 

@@ -1,4 +1,4 @@
-import { paths } from '../client/src/config/paths'
+import { paths } from '@client/config/paths'
 import { expect, openLoggedIn, test } from './support/test'
 
 /** Every route (docs/product.md#pages) renders a titled page without an uncaught error, logged out and in. */

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { updatePaymentPassword } from '../shared/contract/account'
-import { MSG } from '../shared/messages'
+import { updatePaymentPassword } from '@shared/contract/account'
+import { MSG } from '@shared/messages'
 import { api } from './support/api'
 import { addFault, baseUrl, countCalls, login, registerPlayer } from './support/emu'
 import {

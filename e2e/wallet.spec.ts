@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test'
-import { approveWithdrawal, confirmDeposit } from '@shared/emu-contract/wallet'
-import { getBalance, updatePaymentPassword } from '../shared/contract/account'
-import { currentRound, placeBets } from '../shared/contract/games'
+import { getBalance, updatePaymentPassword } from '@shared/contract/account'
+import { currentRound, placeBets } from '@shared/contract/games'
 import {
   bindWallet,
   exchange,
@@ -9,8 +8,9 @@ import {
   getPayInfoUsdt,
   getWithdrawalHistory,
   usdtPay,
-} from '../shared/contract/wallet'
-import { isTronAddress } from '../shared/tron'
+} from '@shared/contract/wallet'
+import { approveWithdrawal, confirmDeposit } from '@shared/emu-contract/wallet'
+import { isTronAddress } from '@shared/tron'
 import { api } from './support/api'
 import { emu, login, registerPlayer } from './support/emu'
 import { expect, openLoggedIn, test, toast, typeOnKeyboard } from './support/test'
