@@ -78,8 +78,6 @@ function storeSession({ data, keys, once }: { data: LoginResult; keys: typeof ST
   localStorage.setItem(keys.isLogin, '1')
 }
 
-let seeding = 0
-
 /**
  * Logs in through the API and opens `path` with the session already stored the way the app stores
  * it, as a returning player's browser would: one page load. The session is stored before the app's
@@ -92,7 +90,7 @@ export async function openLoggedIn(
   who?: { phone: string; password: string },
 ): Promise<LoginResult> {
   const data = await login(who?.phone, who?.password)
-  await page.addInitScript(storeSession, { data, keys: STORAGE_KEY, once: `e2e-session-${++seeding}` })
+  await page.addInitScript(storeSession, { data, keys: STORAGE_KEY, once: `e2e-session-${data.token}` })
   await page.goto(path)
   return data
 }
