@@ -7,6 +7,7 @@ import {
   expectSessionCleared,
   openHomePastRequestTimeout,
   openLoggedIn,
+  realityCheckAnswered,
   recordToasts,
   storedKeys,
   test,
@@ -61,10 +62,11 @@ test.describe('session loss', () => {
   })
 
   test('an expired session on the server ends the same way', async ({ page }) => {
+    // The page's start-up calls carry the token: the session ends after them, so that the next
+    // page, not this one, is the first to meet the ended session.
+    const startedUp = realityCheckAnswered(page)
     const data = await openLoggedIn(page, '/login')
-    // The page's start-up calls (user info, balance) carry the token: the session ends after them,
-    // so that the next page, not this one, is the first to meet the ended session.
-    await page.waitForLoadState('networkidle')
+    await startedUp
     await emu().expireSession(data.token)
     await page.goto('/mine')
     await expect.poll(() => toastsSeen(page)).toContain(MSG.sessionExpired)
@@ -75,8 +77,11 @@ test.describe('session loss', () => {
 test('after a session loss, logging in again returns the player to the page they were on', async ({
   page,
 }) => {
+  // The reload, not a call the page makes before it, is to meet the ended session.
+  const startedUp = realityCheckAnswered(page)
   const data = await openLoggedIn(page, '/exchange')
   await expect(page.getByTestId('exchange-usdt')).toContainText('USDT')
+  await startedUp
   await emu().expireSession(data.token)
   // The page's next call meets the ended session.
   await page.reload()

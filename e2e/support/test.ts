@@ -1,5 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test'
 import { REQUEST_TIMEOUT_MS } from '@shared/constants'
+import { realityCheck } from '@shared/contract/protection'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { baseUrl, clearFaults, type LoginResult, login, scopeHeader } from './emu'
 
@@ -93,6 +94,15 @@ export async function openLoggedIn(
   await page.addInitScript(storeSession, { data, keys: STORAGE_KEY, once: `e2e-session-${data.token}` })
   await page.goto(path)
   return data
+}
+
+/**
+ * Resolves once the page's reality check is answered. A logged-in page asks for it last of its
+ * start-up calls (its code loads after the page is up), so a session ended after this is first met
+ * by whatever the test does next, not by the page's own start-up.
+ */
+export async function realityCheckAnswered(page: Page): Promise<void> {
+  await page.waitForResponse((res) => new URL(res.url()).pathname === realityCheck.path)
 }
 
 /**
