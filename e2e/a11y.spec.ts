@@ -5,25 +5,33 @@ import type { Page } from '@playwright/test'
 import type { Theme } from '@shared/constants'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { type LoginResult, login } from './support/emu'
-import { test as base, expect, storeSessionOnLoad } from './support/test'
+import { expect, storeSessionOnLoad, testOnOnePage } from './support/test'
 
 /**
  * An axe-core scan of every route, logged in, in the light and the dark theme: no serious or
  * critical violation, with no exception. Routes with a parameter are opened with a real one.
- * Each route is loaded once, already logged in (one login per worker): scanned in the light theme,
- * switched to the dark one in place the way another tab would switch it (the stored theme and a
- * `storage` event), and scanned again.
+ * Each route is loaded once, already logged in (one login per worker, into the worker's one page:
+ * see `testOnOnePage`): scanned in the light theme, switched to the dark one in place the way
+ * another tab would switch it (the stored theme and a `storage` event), and scanned again.
  *
  * axe-core is loaded into the page once and run there twice. (@axe-core/playwright's AxeBuilder
  * loads it again for every scan and finishes each scan in a page of its own: 0.5–1 s a scan here,
  * against 0.05–0.17 s.)
  */
 
-const test = base.extend<object, { session: LoginResult }>({
-  session: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-    async ({}, use) => use(await login()),
-    { scope: 'worker' },
+/** Every load of the worker's page opens logged in, in the light theme. */
+const test = testOnOnePage.extend<object, { loggedIn: LoginResult }>({
+  loggedIn: [
+    async ({ workerPage }, use) => {
+      const session = await login()
+      await storeSessionOnLoad(workerPage, session)
+      await workerPage.addInitScript(({ key, value }) => localStorage.setItem(key, value), {
+        key: STORAGE_KEY.theme,
+        value: 'light' satisfies Theme,
+      })
+      await use(session)
+    },
+    { scope: 'worker', auto: true },
   ],
 })
 
@@ -83,15 +91,7 @@ async function switchTheme(page: Page, theme: Theme) {
 }
 
 for (const route of routes) {
-  test(`${route} has no serious or critical accessibility violations in either theme`, async ({
-    page,
-    session,
-  }) => {
-    await storeSessionOnLoad(page, session)
-    await page.addInitScript(({ key, value }) => localStorage.setItem(key, value), {
-      key: STORAGE_KEY.theme,
-      value: 'light' satisfies Theme,
-    })
+  test(`${route} has no serious or critical accessibility violations in either theme`, async ({ page }) => {
     await page.goto(route)
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()

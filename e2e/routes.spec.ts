@@ -1,5 +1,5 @@
 import { paths } from '@client/config/paths'
-import { expect, openLoggedIn, test } from './support/test'
+import { expect, openLoggedIn, test, testOnOnePage } from './support/test'
 
 /** Every route (docs/product.md#pages) renders a titled page without an uncaught error, logged out and in. */
 
@@ -19,7 +19,7 @@ const TITLES: Record<string, string> = {
 const routes = Object.values(paths).filter((path) => path !== paths.root)
 
 for (const path of routes) {
-  test(`${path} renders`, async ({ page, pageErrors }) => {
+  testOnOnePage(`${path} renders`, async ({ page, pageErrors }) => {
     await page.goto(path)
     const heading = page.getByRole('heading', { level: 1 }).first()
     await expect(heading).toBeVisible()

@@ -31,13 +31,56 @@ export const test = base.extend<{ scope: string; pageErrors: string[] }, { serve
   extraHTTPHeaders: async ({ scope }, use) => use(scopeHeader(scope)),
   pageErrors: async ({ page }, use) => {
     const errors: string[] = []
-    page.on('pageerror', (err) => errors.push(err.stack ?? err.message))
+    const onError = (err: Error) => errors.push(err.stack ?? err.message)
+    page.on('pageerror', onError)
     await use(errors)
+    page.off('pageerror', onError)
     expect(errors, 'uncaught errors in the page').toEqual([])
   },
 })
 
 export { expect }
+
+/**
+ * For specs whose tests each load one route and only read it (every route renders; every route's
+ * accessibility scan): the worker keeps one page open, and each test loads its route into that
+ * page, with the page's localStorage and sessionStorage emptied first. A load into a page that is
+ * already open keeps its renderer process and the app's compiled code; a new context's first load
+ * starts both afresh.
+ *
+ * The page has the project's viewport, device and locale and no scope header: tests on it add no
+ * fault rules. Init scripts a spec adds to it stay for the worker. After a failed test Playwright
+ * starts a new worker, so nothing a failure leaves behind reaches the next test.
+ */
+export const testOnOnePage = test.extend<object, { workerPage: Page }>({
+  workerPage: [
+    async ({ browser, server }, use, workerInfo) => {
+      const { viewport, deviceScaleFactor, isMobile, hasTouch, locale, serviceWorkers } =
+        workerInfo.project.use
+      const context = await browser.newContext({
+        viewport,
+        deviceScaleFactor,
+        isMobile,
+        hasTouch,
+        locale,
+        serviceWorkers,
+        baseURL: server,
+      })
+      await use(await context.newPage())
+      await context.close()
+    },
+    { scope: 'worker' },
+  ],
+  page: async ({ workerPage }, use) => {
+    if (workerPage.url().startsWith('http')) {
+      await workerPage.evaluate(() => {
+        localStorage.clear()
+        sessionStorage.clear()
+      })
+    }
+    await use(workerPage)
+  },
+})
 
 /** The stored keys (docs/product.md#stored-keys), as the page holds them. */
 export function storedKeys(page: Page): Promise<Record<string, string | null>> {
