@@ -2,10 +2,8 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { paths } from '@client/config/paths'
 import type { Page } from '@playwright/test'
-import type { Theme } from '@shared/constants'
-import { STORAGE_KEY } from '@shared/storage-keys'
 import { type LoginResult, login } from './support/emu'
-import { expect, storeSessionOnLoad, testOnOnePage } from './support/test'
+import { expect, openEveryLoadLoggedIn, switchTheme, testOnOnePage } from './support/test'
 
 /**
  * An axe-core scan of every route, logged in, in the light and the dark theme: no serious or
@@ -24,11 +22,7 @@ const test = testOnOnePage.extend<object, { loggedIn: LoginResult }>({
   loggedIn: [
     async ({ workerPage }, use) => {
       const session = await login()
-      await storeSessionOnLoad(workerPage, session)
-      await workerPage.addInitScript(({ key, value }) => localStorage.setItem(key, value), {
-        key: STORAGE_KEY.theme,
-        value: 'light' satisfies Theme,
-      })
+      await openEveryLoadLoggedIn(workerPage, session, 'light')
       await use(session)
     },
     { scope: 'worker', auto: true },
@@ -70,24 +64,6 @@ async function seriousViolations(page: Page) {
       help: v.help,
       targets: v.nodes.map((n) => n.target.join(' ')),
     }))
-}
-
-/** Switches the open page to `theme` as the app does for a change made in another tab. */
-async function switchTheme(page: Page, theme: Theme) {
-  await page.evaluate(
-    ({ key, theme }) => {
-      localStorage.setItem(key, theme)
-      window.dispatchEvent(new StorageEvent('storage', { key, newValue: theme }))
-    },
-    { key: STORAGE_KEY.theme, theme },
-  )
-  await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
-  // Colours that change with a CSS transition are measured at their end, not half way.
-  await page.evaluate(() => {
-    for (const animation of document.getAnimations()) {
-      if (animation instanceof CSSTransition) animation.finish()
-    }
-  })
 }
 
 for (const route of routes) {

@@ -1,14 +1,15 @@
 import { paths } from '@client/config/paths'
 import type { Page } from '@playwright/test'
-import { THEMES, type Theme } from '@shared/constants'
-import { STORAGE_KEY } from '@shared/storage-keys'
-import { registerPlayer, topUp } from './support/emu'
-import { expect, openLoggedIn, test } from './support/test'
+import { THEMES } from '@shared/constants'
+import { type LoginResult, login, registerPlayer, topUp } from './support/emu'
+import { expect, openEveryLoadLoggedIn, openLoggedIn, switchTheme, test, testOnOnePage } from './support/test'
 
 /**
  * Nothing on any page sticks out past the screen's edge, at the phone widths players use, in both
  * themes: an element counts as sticking out when the part of it a player could see (not clipped by
- * a scrolling or clipping ancestor) reaches past the left or right edge of the viewport.
+ * a scrolling or clipping ancestor) reaches past the left or right edge of the viewport. Each route
+ * is loaded once into the worker's one page (see `testOnOnePage`), checked in the light theme,
+ * switched to the dark one in place and checked again.
  */
 
 const WIDTHS = [320, 360, 390, 414] as const
@@ -76,10 +77,6 @@ function overflowing(page: Page): Promise<Overflow[]> {
   })
 }
 
-async function setTheme(page: Page, theme: Theme) {
-  await page.evaluate(({ key, theme }) => localStorage.setItem(key, theme), { key: STORAGE_KEY.theme, theme })
-}
-
 /** Checks the page at every width; the page is laid out again after each resize. */
 async function expectFits(page: Page, label: string) {
   for (const width of WIDTHS) {
@@ -109,53 +106,64 @@ async function settled(page: Page) {
   )
 }
 
-for (const theme of THEMES) {
-  test(`no page is wider than the screen (${theme})`, async ({ page }) => {
-    test.setTimeout(240_000)
-    const player = await registerPlayer()
-    await openLoggedIn(page, paths.home, player)
-    await setTheme(page, theme)
-    for (const route of ROUTES) {
-      await page.goto(route === paths.verify ? `${route}?game=qukuai&round=1` : route)
-      await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
-      await settled(page)
-      await expectFits(page, `${route} (${theme})`)
-    }
-  })
+/** Every load of the worker's page opens logged in as a new player, in the light theme. */
+const testRoutes = testOnOnePage.extend<object, { loggedIn: LoginResult }>({
+  loggedIn: [
+    async ({ workerPage }, use) => {
+      const player = await registerPlayer()
+      const session = await login(player.phone, player.password)
+      await openEveryLoadLoggedIn(workerPage, session, 'light')
+      await use(session)
+    },
+    { scope: 'worker', auto: true },
+  ],
+})
 
-  test(`the bet confirmation sheet fits the screen in every betting game (${theme})`, async ({
-    page,
-    scope,
-  }) => {
-    test.setTimeout(120_000)
-    const player = await registerPlayer()
-    await topUp(player, '5000', scope)
-    await openLoggedIn(page, paths.home, player)
-    await setTheme(page, theme)
-    for (const route of [
-      paths.gameBlock,
-      paths.gameHashSize,
-      paths.gameFastThree,
-      paths.gameTimeColour,
-      paths.gameRacing,
-    ]) {
-      await page.goto(route)
-      await settled(page)
-      // 5000 topped up and the first-deposit bonus (10%, at most 188).
-      await expect(page.getByTestId('balance')).toHaveText(/5,?188/)
-      // Picks that never oppose each other: the first bet type of up to three different groups.
-      const groups = page.locator('.games-slip__group')
-      const picks = Math.min(3, await groups.count())
-      for (let i = 0; i < picks; i++) await groups.nth(i).locator('[data-bet-type]').first().click()
-      await page.locator('.games-chip', { hasText: /^100$/ }).click()
-      await page.getByRole('button', { name: /^投注/ }).click()
-      const sheet = page.locator('.games-confirm')
-      await expect(sheet).toBeVisible()
-      // 确认投注, or 改投第 N 期 when the block game's round closed while the sheet opened.
-      await expect(sheet.locator('.games-confirm__actions button').last()).toBeVisible()
-      await expectFits(page, `confirmation sheet of ${route} (${theme})`)
-      await sheet.getByRole('button', { name: '取消' }).click()
-      await expect(sheet).toBeHidden()
-    }
+for (const route of ROUTES) {
+  testRoutes(`${route} is no wider than the screen, in either theme`, async ({ page }) => {
+    await page.goto(route === paths.verify ? `${route}?game=qukuai&round=1` : route)
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
+    await settled(page)
+    await expectFits(page, `${route} (light)`)
+    await switchTheme(page, 'dark')
+    await expectFits(page, `${route} (dark)`)
   })
 }
+
+test('the bet confirmation sheet fits the screen in every betting game, in either theme', async ({
+  page,
+  scope,
+}) => {
+  test.setTimeout(120_000)
+  const player = await registerPlayer()
+  await topUp(player, '5000', scope)
+  await openLoggedIn(page, paths.home, player)
+  for (const route of [
+    paths.gameBlock,
+    paths.gameHashSize,
+    paths.gameFastThree,
+    paths.gameTimeColour,
+    paths.gameRacing,
+  ]) {
+    await page.goto(route)
+    await settled(page)
+    // 5000 topped up and the first-deposit bonus (10%, at most 188).
+    await expect(page.getByTestId('balance')).toHaveText(/5,?188/)
+    // Picks that never oppose each other: the first bet type of up to three different groups.
+    const groups = page.locator('.games-slip__group')
+    const picks = Math.min(3, await groups.count())
+    for (let i = 0; i < picks; i++) await groups.nth(i).locator('[data-bet-type]').first().click()
+    await page.locator('.games-chip', { hasText: /^100$/ }).click()
+    await page.getByRole('button', { name: /^投注/ }).click()
+    const sheet = page.locator('.games-confirm')
+    await expect(sheet).toBeVisible()
+    // 确认投注, or 改投第 N 期 when the block game's round closed while the sheet opened.
+    await expect(sheet.locator('.games-confirm__actions button').last()).toBeVisible()
+    for (const theme of THEMES) {
+      await switchTheme(page, theme)
+      await expectFits(page, `confirmation sheet of ${route} (${theme})`)
+    }
+    await sheet.getByRole('button', { name: '取消' }).click()
+    await expect(sheet).toBeHidden()
+  }
+})

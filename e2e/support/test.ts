@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test'
+import type { Theme } from '@shared/constants'
 import { REQUEST_TIMEOUT_MS } from '@shared/constants'
 import { realityCheck } from '@shared/contract/protection'
 import { STORAGE_KEY } from '@shared/storage-keys'
@@ -71,16 +72,50 @@ export const testOnOnePage = test.extend<object, { workerPage: Page }>({
     },
     { scope: 'worker' },
   ],
-  page: async ({ workerPage }, use) => {
+  page: async ({ workerPage }, use, testInfo) => {
     if (workerPage.url().startsWith('http')) {
       await workerPage.evaluate(() => {
         localStorage.clear()
         sessionStorage.clear()
       })
     }
+    const { viewport } = testInfo.project.use
+    if (viewport) await workerPage.setViewportSize(viewport)
     await use(workerPage)
   },
 })
+
+/**
+ * Makes every later load of the page open logged in with `session`, in `theme`: for the worker's
+ * one page of `testOnOnePage`, set up once from a worker fixture.
+ */
+export async function openEveryLoadLoggedIn(page: Page, session: LoginResult, theme: Theme): Promise<void> {
+  await storeSessionOnLoad(page, session)
+  await page.addInitScript(({ key, value }) => localStorage.setItem(key, value), {
+    key: STORAGE_KEY.theme,
+    value: theme,
+  })
+}
+
+/**
+ * Switches the open page to `theme` as the app does for a change made in another tab (the stored
+ * theme and a `storage` event), with every colour transition run to its end.
+ */
+export async function switchTheme(page: Page, theme: Theme): Promise<void> {
+  await page.evaluate(
+    ({ key, theme }) => {
+      localStorage.setItem(key, theme)
+      window.dispatchEvent(new StorageEvent('storage', { key, newValue: theme }))
+    },
+    { key: STORAGE_KEY.theme, theme },
+  )
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+  await page.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      if (animation instanceof CSSTransition) animation.finish()
+    }
+  })
+}
 
 /** The stored keys (docs/product.md#stored-keys), as the page holds them. */
 export function storedKeys(page: Page): Promise<Record<string, string | null>> {
