@@ -1,6 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test'
-import type { Theme } from '@shared/constants'
-import { REQUEST_TIMEOUT_MS } from '@shared/constants'
+import { REQUEST_TIMEOUT_MS, type Theme } from '@shared/constants'
 import { realityCheck } from '@shared/contract/protection'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { baseUrl, clearFaults, type LoginResult, login, scopeHeader } from './emu'
@@ -43,8 +42,8 @@ export const test = base.extend<{ scope: string; pageErrors: string[] }, { serve
 export { expect }
 
 /**
- * For specs whose tests each load one route and only read it (every route renders; every route's
- * accessibility scan): the worker keeps one page open, and each test loads its route into that
+ * For specs whose tests each load one route and only read it (every route renders, the
+ * accessibility scans, the overflow walk): the worker keeps one page open, and each test loads its route into that
  * page, with the page's localStorage and sessionStorage emptied first. A load into a page that is
  * already open keeps its renderer process and the app's compiled code; a new context's first load
  * starts both afresh.
