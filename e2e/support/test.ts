@@ -43,10 +43,10 @@ export { expect }
 
 /**
  * For specs whose tests each load one route and only read it (every route renders, the
- * accessibility scans, the overflow walk): the worker keeps one page open, and each test loads its route into that
- * page, with the page's localStorage and sessionStorage emptied first. A load into a page that is
- * already open keeps its renderer process and the app's compiled code; a new context's first load
- * starts both afresh.
+ * accessibility scans, the overflow walk): the worker keeps one page open, and each test loads its
+ * route into that page, with the page's localStorage and sessionStorage emptied first. A load into
+ * a page that is already open keeps its renderer process and the app's compiled code; a new
+ * context's first load starts both afresh.
  *
  * The page has the project's viewport, device and locale and no scope header: tests on it add no
  * fault rules. Init scripts a spec adds to it stay for the worker. After a failed test Playwright
