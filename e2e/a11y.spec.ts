@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { paths } from '@client/config/paths'
 import type { Page } from '@playwright/test'
-import { type LoginResult, login } from './support/emu'
-import { expect, openEveryLoadLoggedIn, switchTheme, testOnOnePage } from './support/test'
+import { expect, switchTheme, testOnOnePageLoggedIn } from './support/test'
 
 /**
  * An axe-core scan of every route, logged in, in the light and the dark theme: no serious or
@@ -17,17 +16,7 @@ import { expect, openEveryLoadLoggedIn, switchTheme, testOnOnePage } from './sup
  * against 0.05–0.17 s.)
  */
 
-/** Every load of the worker's page opens logged in, in the light theme. */
-const test = testOnOnePage.extend<object, { loggedIn: LoginResult }>({
-  loggedIn: [
-    async ({ workerPage }, use) => {
-      const session = await login()
-      await openEveryLoadLoggedIn(workerPage, session, 'light')
-      await use(session)
-    },
-    { scope: 'worker', auto: true },
-  ],
-})
+const test = testOnOnePageLoggedIn('demo')
 
 const GAME = 'kuaisan'
 

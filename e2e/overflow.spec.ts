@@ -1,8 +1,8 @@
 import { paths } from '@client/config/paths'
 import type { Page } from '@playwright/test'
 import { THEMES } from '@shared/constants'
-import { type LoginResult, login, registerPlayer, topUp } from './support/emu'
-import { expect, openEveryLoadLoggedIn, openLoggedIn, switchTheme, test, testOnOnePage } from './support/test'
+import { registerPlayer, topUp } from './support/emu'
+import { expect, openLoggedIn, switchTheme, test, testOnOnePageLoggedIn } from './support/test'
 
 /**
  * Nothing on any page sticks out past the screen's edge, at the phone widths players use, in both
@@ -106,18 +106,7 @@ async function settled(page: Page) {
   )
 }
 
-/** Every load of the worker's page opens logged in as a new player, in the light theme. */
-const testRoutes = testOnOnePage.extend<object, { loggedIn: LoginResult }>({
-  loggedIn: [
-    async ({ workerPage }, use) => {
-      const player = await registerPlayer()
-      const session = await login(player.phone, player.password)
-      await openEveryLoadLoggedIn(workerPage, session, 'light')
-      await use(session)
-    },
-    { scope: 'worker', auto: true },
-  ],
-})
+const testRoutes = testOnOnePageLoggedIn('new player')
 
 for (const route of ROUTES) {
   testRoutes(`${route} is no wider than the screen, in either theme`, async ({ page }) => {

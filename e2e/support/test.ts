@@ -2,7 +2,7 @@ import { test as base, expect, type Page } from '@playwright/test'
 import { REQUEST_TIMEOUT_MS, type Theme } from '@shared/constants'
 import { realityCheck } from '@shared/contract/protection'
 import { STORAGE_KEY } from '@shared/storage-keys'
-import { baseUrl, clearFaults, type LoginResult, login, scopeHeader } from './emu'
+import { baseUrl, clearFaults, type LoginResult, login, registerPlayer, scopeHeader } from './emu'
 
 /**
  * Each test gets its own x-emu-scope: the page sends it on every request, and the test's fault
@@ -85,14 +85,24 @@ export const testOnOnePage = test.extend<object, { workerPage: Page }>({
 })
 
 /**
- * Makes every later load of the page open logged in with `session`, in `theme`: for the worker's
- * one page of `testOnOnePage`, set up once from a worker fixture.
+ * `testOnOnePage` with every load of the worker's page opening logged in, in the light theme: one
+ * login per worker, as the demo player or as a player registered for the worker.
  */
-export async function openEveryLoadLoggedIn(page: Page, session: LoginResult, theme: Theme): Promise<void> {
-  await storeSessionOnLoad(page, session)
-  await page.addInitScript(({ key, value }) => localStorage.setItem(key, value), {
-    key: STORAGE_KEY.theme,
-    value: theme,
+export function testOnOnePageLoggedIn(player: 'demo' | 'new player') {
+  return testOnOnePage.extend<object, { loggedIn: LoginResult }>({
+    loggedIn: [
+      async ({ workerPage }, use) => {
+        const who = player === 'new player' ? await registerPlayer() : undefined
+        const session = await login(who?.phone, who?.password)
+        await storeSessionOnLoad(workerPage, session)
+        await workerPage.addInitScript(({ key, value }) => localStorage.setItem(key, value), {
+          key: STORAGE_KEY.theme,
+          value: 'light' satisfies Theme,
+        })
+        await use(session)
+      },
+      { scope: 'worker', auto: true },
+    ],
   })
 }
 
