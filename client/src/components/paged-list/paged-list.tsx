@@ -1,3 +1,4 @@
+import { useBusy } from '@client/lib/use-busy'
 import type { ItemOf, Paged, PagedList } from '@client/lib/use-paged-list'
 import Button from 'antd-mobile/es/components/button'
 import DotLoading from 'antd-mobile/es/components/dot-loading'
@@ -138,21 +139,18 @@ export function PagedListView<P extends Paged>({
 
 /** 加载更多 while there is more: one page a tap, a second tap while it loads does nothing. */
 function MoreButton<P extends Paged>({ list }: { list: PagedList<P> }) {
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
   const [failed, setFailed] = useState(false)
   if (!list.hasMore) return null
-  const load = async () => {
-    if (busy) return
-    setBusy(true)
-    setFailed(false)
-    try {
-      await list.loadMore()
-    } catch {
-      setFailed(true)
-    } finally {
-      setBusy(false)
-    }
-  }
+  const load = () =>
+    run(async () => {
+      setFailed(false)
+      try {
+        await list.loadMore()
+      } catch {
+        setFailed(true)
+      }
+    })
   return (
     <Button className="paged-list__more" size="small" loading={busy} onClick={() => void load()}>
       {failed ? '加载失败，重试' : '加载更多'}

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useBusy } from '@client/lib/use-busy'
 import './refresh-button.css'
 
 /** A round arrow that spins while `onRefresh` runs. */
@@ -9,18 +9,8 @@ export function RefreshButton({
   onRefresh: () => Promise<unknown>
   label?: string
 }) {
-  const [busy, setBusy] = useState(false)
-  const refresh = async () => {
-    if (busy) return
-    setBusy(true)
-    try {
-      await onRefresh()
-    } catch {
-      // The HTTP client showed why.
-    } finally {
-      setBusy(false)
-    }
-  }
+  const [busy, run] = useBusy()
+  const refresh = () => run(onRefresh)
   return (
     <button type="button" className="refresh-button" aria-label={label} aria-busy={busy} onClick={refresh}>
       <svg

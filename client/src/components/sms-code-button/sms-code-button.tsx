@@ -1,3 +1,4 @@
+import { useBusy } from '@client/lib/use-busy'
 import { useCountdown } from '@client/lib/use-countdown'
 import { useState } from 'react'
 import './sms-code-button.css'
@@ -10,20 +11,14 @@ export interface SmsCodeButtonProps {
 /** 获取验证码, then a countdown until a resend is allowed. */
 export function SmsCodeButton({ onSend }: SmsCodeButtonProps) {
   const { remaining, start } = useCountdown()
-  const [sending, setSending] = useState(false)
+  const [sending, run] = useBusy()
   const [sent, setSent] = useState(false)
 
-  const send = async () => {
-    setSending(true)
-    try {
+  const send = () =>
+    run(async () => {
       start(await onSend())
       setSent(true)
-    } catch {
-      // The failure was shown where it happened (form validation or the HTTP client).
-    } finally {
-      setSending(false)
-    }
-  }
+    })
 
   const label = remaining > 0 ? `${remaining}秒后重发` : sent ? '重新发送' : '获取验证码'
   return (

@@ -1,10 +1,10 @@
 import { requiredRule, schemaRule } from '@client/lib/form-rules'
 import { logIn } from '@client/lib/session-actions'
+import { useBusy } from '@client/lib/use-busy'
 import { phoneField } from '@shared/contract/fields'
 import Button from 'antd-mobile/es/components/button'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
-import { useState } from 'react'
 
 interface LoginValues {
   phone: string
@@ -12,19 +12,13 @@ interface LoginValues {
 }
 
 export function LoginForm({ onDone }: { onDone: () => void }) {
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
 
-  const submit = async (values: LoginValues) => {
-    setBusy(true)
-    try {
+  const submit = (values: LoginValues) =>
+    run(async () => {
       await logIn({ phone: values.phone.trim(), password: values.password })
       onDone()
-    } catch {
-      // callApi showed why.
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
 
   return (
     <Form

@@ -4,12 +4,12 @@ import { requiredRule, schemaRule } from '@client/lib/form-rules'
 import { callApi } from '@client/lib/http'
 import { logIn } from '@client/lib/session-actions'
 import { showToast } from '@client/lib/toast'
+import { useBusy } from '@client/lib/use-busy'
 import { register, sendSms } from '@shared/contract/account'
 import { newPasswordField, PASSWORD_MSG, phoneField, smsCodeField } from '@shared/contract/fields'
 import Button from 'antd-mobile/es/components/button'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
-import { useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 
 interface RegisterValues {
@@ -29,7 +29,7 @@ export function inviteCodeFrom(params: URLSearchParams): string {
 export function RegisterForm({ onDone }: { onDone: () => void }) {
   const [form] = Form.useForm<RegisterValues>()
   const [params] = useSearchParams()
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
 
   const sendCode = async () => {
     const { phone } = await form.validateFields(['phone'])
@@ -38,11 +38,10 @@ export function RegisterForm({ onDone }: { onDone: () => void }) {
     return data.resend_in
   }
 
-  const submit = async (values: RegisterValues) => {
-    setBusy(true)
-    const phone = values.phone.trim()
-    const invite = values.invite_code?.trim().toUpperCase()
-    try {
+  const submit = (values: RegisterValues) =>
+    run(async () => {
+      const phone = values.phone.trim()
+      const invite = values.invite_code?.trim().toUpperCase()
       await callApi(register, {
         body: {
           phone,
@@ -54,12 +53,7 @@ export function RegisterForm({ onDone }: { onDone: () => void }) {
       await logIn({ phone, password: values.password })
       showToast('注册成功', 'success')
       onDone()
-    } catch {
-      // callApi showed why.
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
 
   return (
     <Form

@@ -10,6 +10,7 @@ import { callApi, newIdempotencyKey } from '@client/lib/http'
 import { session } from '@client/lib/session-store'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
+import { useBusy } from '@client/lib/use-busy'
 import { usePagedList } from '@client/lib/use-paged-list'
 import { agentRebateConfig } from '@shared/contract/agent'
 import { rebateClaim, rebateHistory, rebateSummary } from '@shared/contract/content'
@@ -18,7 +19,7 @@ import Button from 'antd-mobile/es/components/button'
 import Empty from 'antd-mobile/es/components/empty'
 import List from 'antd-mobile/es/components/list'
 import Tag from 'antd-mobile/es/components/tag'
-import { useRef, useState } from 'react'
+import { useRef } from 'react'
 import './agent.css'
 
 /** A tier's turnover band, e.g. "1000.00 – 5000.00" or "≥ 50000.00". */
@@ -40,28 +41,25 @@ function BackwaterContent() {
     (page) => callApi(rebateHistory, { query: page }),
     (item) => item.id,
   )
-  const [claiming, setClaiming] = useState(false)
+  const [claiming, run] = useBusy()
   // One key per claim the player means to make: a retry after a lost answer is the same claim.
   const claimKey = useRef(newIdempotencyKey())
 
   const s = summary.data
 
-  const claim = async () => {
-    if (claiming) return
-    setClaiming(true)
-    try {
-      const result = await callApi(rebateClaim, { body: {} }, { idempotencyKey: claimKey.current })
-      claimKey.current = newIdempotencyKey()
-      session.setBalance(result.balance)
-      showToast(`领取成功 ${amount(result.amount)} USDT`, 'success')
-      await Promise.allSettled([summary.mutate(), history.refresh()])
-    } catch {
-      // callApi showed why (already claimed today, nothing to claim…); the summary may have moved.
-      void summary.mutate()
-    } finally {
-      setClaiming(false)
-    }
-  }
+  const claim = () =>
+    run(async () => {
+      try {
+        const result = await callApi(rebateClaim, { body: {} }, { idempotencyKey: claimKey.current })
+        claimKey.current = newIdempotencyKey()
+        session.setBalance(result.balance)
+        showToast(`领取成功 ${amount(result.amount)} USDT`, 'success')
+        await Promise.allSettled([summary.mutate(), history.refresh()])
+      } catch {
+        // callApi showed why (already claimed today, nothing to claim…); the summary may have moved.
+        void summary.mutate()
+      }
+    })
 
   const refresh = () => Promise.all([summary.mutate(), history.refresh(), config.mutate()])
 

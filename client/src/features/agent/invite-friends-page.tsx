@@ -8,12 +8,13 @@ import { useShownAmount } from '@client/lib/hide-amount'
 import { captureElement } from '@client/lib/screenshot'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
+import { useBusy } from '@client/lib/use-busy'
 import { agentInfo, agentQrcode } from '@shared/contract/agent'
 import { IMAGE_PROXY_PATH } from '@shared/contract/content'
 import Button from 'antd-mobile/es/components/button'
 import List from 'antd-mobile/es/components/list'
 import Skeleton from 'antd-mobile/es/components/skeleton'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { useNavigate } from 'react-router-dom'
 import './agent.css'
 
@@ -32,23 +33,21 @@ function InviteContent() {
   const info = useApi(agentInfo, undefined)
   const qr = useApi(agentQrcode, { size: QR_SIZE })
   const poster = useRef<HTMLDivElement>(null)
-  const [saving, setSaving] = useState(false)
+  const [saving, run] = useBusy()
   const stopChat = useRef<() => void>(() => {})
   useEffect(() => () => stopChat.current(), [])
 
   const data = info.data
-  const savePoster = async () => {
-    if (!poster.current || saving) return
-    setSaving(true)
-    try {
-      await captureElement(poster.current, { proxyUrl: IMAGE_PROXY_PATH })
-    } catch (error) {
-      console.error('poster capture failed', error)
-      showToast('海报保存失败，请稍后再试', 'fail')
-    } finally {
-      setSaving(false)
-    }
-  }
+  const savePoster = () =>
+    run(async () => {
+      if (!poster.current) return
+      try {
+        await captureElement(poster.current, { proxyUrl: IMAGE_PROXY_PATH })
+      } catch (error) {
+        console.error('poster capture failed', error)
+        showToast('海报保存失败，请稍后再试', 'fail')
+      }
+    })
 
   const copy = (text: string | undefined) => {
     if (text) void copyText(text)

@@ -5,6 +5,7 @@ import { truncate } from '@client/lib/format'
 import { callApi } from '@client/lib/http'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
+import { useBusy } from '@client/lib/use-busy'
 import type { DataOf } from '@shared/contract/endpoint'
 import { betAddresses, bindBetAddress, deleteBetAddress, updateBetAddress } from '@shared/contract/games'
 import Button from 'antd-mobile/es/components/button'
@@ -40,12 +41,12 @@ interface Editing {
 function BetAddresses() {
   const { data, mutate } = useApi(betAddresses, undefined)
   const [editing, setEditing] = useState<Editing | null>(null)
-  const [saving, setSaving] = useState(false)
+  const [saving, run] = useBusy()
 
-  const save = async () => {
-    if (!editing || saving) return
-    setSaving(true)
-    try {
+  // On a failure the HTTP client shows why and the form stays open.
+  const save = () =>
+    run(async () => {
+      if (!editing) return
       if (editing.id === null) {
         await callApi(bindBetAddress, { body: { address: editing.address.trim(), label: editing.label } })
         showToast('绑定成功')
@@ -57,12 +58,7 @@ function BetAddresses() {
       }
       setEditing(null)
       await mutate()
-    } catch {
-      // The HTTP client showed why; the form stays open.
-    } finally {
-      setSaving(false)
-    }
-  }
+    })
 
   const remove = async (a: BetAddress) => {
     const ok = await Dialog.confirm({ content: `确定删除投注地址 ${truncate(a.address, 6, 6)}？` })

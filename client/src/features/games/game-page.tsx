@@ -11,6 +11,7 @@ import { refreshBalance } from '@client/lib/session-actions'
 import { session, useSession } from '@client/lib/session-store'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
+import { useBusy } from '@client/lib/use-busy'
 import type { DataOf } from '@shared/contract/endpoint'
 import { BET_STATUS_LABEL, betHistory, gameResults, gameRules, placeBets } from '@shared/contract/games'
 import type { GameCode } from '@shared/games/config'
@@ -381,7 +382,7 @@ interface BetBarProps {
 function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarProps) {
   const navigate = useNavigate()
   const [pinned, setPinned] = useState<string | null>(null)
-  const [sending, setSending] = useState(false)
+  const [sending, run] = useBusy()
   const isLogin = useSession((s) => s.isLogin)
   const balance = useSession((s) => s.balance)
   const money = useShownAmount()
@@ -411,8 +412,8 @@ function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarProps) {
       setPinned(target.round.round_id)
       return
     }
-    setSending(true)
-    try {
+    // On a failure the HTTP client shows why and the sheet stays open to retry.
+    await run(async () => {
       const res = await callApi(
         placeBets,
         {
@@ -429,11 +430,7 @@ function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarProps) {
       setPinned(null)
       dispatch({ type: 'clear' })
       showToast('投注成功')
-    } catch {
-      // The HTTP client showed why; the sheet stays open to retry.
-    } finally {
-      setSending(false)
-    }
+    })
   }
 
   return (

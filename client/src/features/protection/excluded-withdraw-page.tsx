@@ -2,6 +2,7 @@ import { PageShell } from '@client/components/page-shell/page-shell'
 import { paths } from '@client/config/paths'
 import { requiredRule, schemaRule } from '@client/lib/form-rules'
 import { callApi, newIdempotencyKey } from '@client/lib/http'
+import { useBusy } from '@client/lib/use-busy'
 import { passwordField, payPasswordField, phoneField } from '@shared/contract/fields'
 import { excludedWithdraw } from '@shared/contract/protection'
 import Button from 'antd-mobile/es/components/button'
@@ -25,20 +26,12 @@ interface Values {
  * address bound before.
  */
 export function ExcludedWithdrawPage() {
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
   const [key] = useState(newIdempotencyKey)
   const [done, setDone] = useState<{ order_no: string; amount: string; balance: string } | null>(null)
 
-  const submit = async (values: Values) => {
-    setBusy(true)
-    try {
-      setDone(await callApi(excludedWithdraw, { body: values }, { idempotencyKey: key }))
-    } catch {
-      // callApi showed why.
-    } finally {
-      setBusy(false)
-    }
-  }
+  const submit = (values: Values) =>
+    run(async () => setDone(await callApi(excludedWithdraw, { body: values }, { idempotencyKey: key })))
 
   return (
     <PageShell title="暂停期提现" fallback={paths.responsible}>

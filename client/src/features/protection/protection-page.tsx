@@ -4,6 +4,7 @@ import { paths } from '@client/config/paths'
 import { callApi } from '@client/lib/http'
 import { session } from '@client/lib/session-store'
 import { showToast } from '@client/lib/toast'
+import { useBusy } from '@client/lib/use-busy'
 import { amountField } from '@shared/contract/fields'
 import {
   EXCLUSION_KIND_LABEL,
@@ -149,23 +150,18 @@ function LimitEditor({
   onDone: () => void
 }) {
   const [amount, setAmount] = useState('')
-  const [busy, setBusy] = useState(false)
-  const save = async (value: string) => {
+  const [busy, run] = useBusy()
+  const save = (value: string) => {
     if (value !== '' && !amountField.safeParse(value).success) {
       showToast('金额格式不正确')
       return
     }
-    setBusy(true)
-    try {
+    return run(async () => {
       const res = await callApi(setProtectionLimit, { body: { kind, period, amount: value } })
       const pending = res.limit.pending
       showToast(pending ? `已提交，将于 ${cstDateTime(pending.effective_at)} 生效` : '限额已生效', 'success')
       onDone()
-    } catch {
-      // callApi showed why.
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <div className="protection-editor">
@@ -245,7 +241,7 @@ function ExclusionForm() {
   const navigate = useNavigate()
   const [period, setPeriod] = useState<ExclusionPeriod | null>(null)
   const [password, setPassword] = useState('')
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
 
   const submit = async () => {
     if (!period || password === '') return
@@ -257,8 +253,7 @@ function ExclusionForm() {
       cancelText: '再想想',
     })
     if (!ok) return
-    setBusy(true)
-    try {
+    await run(async () => {
       const res = await callApi(startExclusion, { body: { period, password } })
       await Dialog.alert({
         content: `已生效，至 ${cstDateTime(res.ends_at)}（北京时间）结束。期间可在“负责任博彩”页使用暂停期提现。`,
@@ -267,11 +262,7 @@ function ExclusionForm() {
       // The server has ended every session of the account.
       session.signOut()
       navigate(paths.responsible, { replace: true })
-    } catch {
-      // callApi showed why.
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

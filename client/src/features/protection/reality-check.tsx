@@ -1,8 +1,9 @@
 import { callApi } from '@client/lib/http'
 import { logOut } from '@client/lib/session-actions'
+import { useBusy } from '@client/lib/use-busy'
 import { acknowledgeRealityCheck, type RealityCheck, realityCheck } from '@shared/contract/protection'
 import Dialog from 'antd-mobile/es/components/dialog'
-import { useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import { formatDuration, signedAmount } from './protection-format'
 import { useProtectionRead } from './use-protection-read'
 import './protection.css'
@@ -23,7 +24,7 @@ export const isDue = (check: RealityCheck | undefined): boolean =>
 export function RealityCheckWatch() {
   const check = useProtectionRead(realityCheck, undefined, REFRESH_MS)
   const data = check.data
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
 
   const { mutate } = check
   // Read again when the next reminder falls due, counted on the server's clock from its answer.
@@ -36,16 +37,8 @@ export function RealityCheckWatch() {
 
   if (!data || !isDue(data)) return null
 
-  const keepPlaying = async () => {
-    setBusy(true)
-    try {
-      await mutate(await callApi(acknowledgeRealityCheck), { revalidate: false })
-    } catch {
-      // callApi showed why.
-    } finally {
-      setBusy(false)
-    }
-  }
+  const keepPlaying = () =>
+    run(async () => mutate(await callApi(acknowledgeRealityCheck), { revalidate: false }))
 
   return (
     <Dialog

@@ -4,12 +4,12 @@ import { paths } from '@client/config/paths'
 import { requiredRule, schemaRule } from '@client/lib/form-rules'
 import { callApi } from '@client/lib/http'
 import { showToast } from '@client/lib/toast'
+import { useBusy } from '@client/lib/use-busy'
 import { changePassword } from '@shared/contract/account'
 import { newPasswordField, PASSWORD_MSG } from '@shared/contract/fields'
 import Button from 'antd-mobile/es/components/button'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
-import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import './security.css'
 
@@ -22,22 +22,16 @@ interface PasswordValues {
 /** Login-password change. Other sessions end on the server; this one stays. */
 export function PasswordChangePage() {
   const navigate = useNavigate()
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
 
-  const submit = async (values: PasswordValues) => {
-    setBusy(true)
-    try {
+  const submit = (values: PasswordValues) =>
+    run(async () => {
       await callApi(changePassword, {
         body: { old_password: values.old_password, new_password: values.new_password },
       })
       showToast('登录密码已修改', 'success')
       navigate(paths.securityCenter, { replace: true })
-    } catch {
-      // callApi showed why.
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
 
   return (
     <PageShell title="修改登录密码" fallback={paths.securityCenter}>

@@ -8,6 +8,7 @@ import { callApi } from '@client/lib/http'
 import { returnFrom } from '@client/lib/return-to'
 import { session, useSession } from '@client/lib/session-store'
 import { showToast } from '@client/lib/toast'
+import { useBusy } from '@client/lib/use-busy'
 import { sendSms, updatePaymentPassword, userInfo } from '@shared/contract/account'
 import { payPasswordField, smsCodeField } from '@shared/contract/fields'
 import Button from 'antd-mobile/es/components/button'
@@ -36,7 +37,7 @@ export function PayPasswordPage() {
   /** One passcode field at a time, so only one number keyboard is ever open. */
   const [stage, setStage] = useState<'enter' | 'confirm'>('enter')
   const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
 
   const title = hasPayPassword ? '修改支付密码' : '设置支付密码'
 
@@ -58,8 +59,7 @@ export function PayPasswordPage() {
     const problem = check()
     setError(problem)
     if (problem) return
-    setBusy(true)
-    try {
+    await run(async () => {
       await callApi(updatePaymentPassword, {
         body:
           proof === 'password'
@@ -74,11 +74,7 @@ export function PayPasswordPage() {
       }
       // Back to the page that asked for it (提现), else the security centre.
       navigate(returnFrom(params) ?? paths.securityCenter, { replace: true })
-    } catch {
-      // callApi showed why.
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

@@ -8,6 +8,7 @@ import { callApi } from '@client/lib/http'
 import { session, useSession } from '@client/lib/session-store'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
+import { useBusy } from '@client/lib/use-busy'
 import { getBalance } from '@shared/contract/account'
 import { changeType, type ExchangePair, exchange, type WalletCurrency } from '@shared/contract/wallet'
 import { formatMoney } from '@shared/money'
@@ -48,7 +49,7 @@ function Exchange() {
   const [chosen, setChosen] = useState<string | null>(null)
   const [amount, setAmount] = useState('')
   const [problem, setProblem] = useState('')
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
   const [key] = useState(() => new SubmissionKey())
 
   const list = pairs.data?.pairs ?? []
@@ -98,25 +99,24 @@ function Exchange() {
     })
     if (!ok) return
     const body = { from: pair.from, to: pair.to, amount: formatMoney(micro) }
-    setBusy(true)
-    try {
-      const result = await callApi(exchange, { body }, { idempotencyKey: key.keyFor(body) })
-      key.settle()
-      session.setBalance(result.balance)
-      void balances.mutate(
-        { balance: result.balance, trx_balance: result.trx_balance },
-        { revalidate: false },
-      )
-      setAmount('')
-      showToast(
-        session.get().hideAmount ? '兑换成功' : `兑换成功，获得 ${result.received} ${result.to}`,
-        'success',
-      )
-    } catch (err) {
-      key.settle(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(async () => {
+      try {
+        const result = await callApi(exchange, { body }, { idempotencyKey: key.keyFor(body) })
+        key.settle()
+        session.setBalance(result.balance)
+        void balances.mutate(
+          { balance: result.balance, trx_balance: result.trx_balance },
+          { revalidate: false },
+        )
+        setAmount('')
+        showToast(
+          session.get().hideAmount ? '兑换成功' : `兑换成功，获得 ${result.received} ${result.to}`,
+          'success',
+        )
+      } catch (err) {
+        key.settle(err)
+      }
+    })
   }
 
   return (

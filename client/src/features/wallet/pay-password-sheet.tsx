@@ -1,5 +1,6 @@
 import { PasscodeField } from '@client/components/passcode-field/passcode-field'
 import { paths } from '@client/config/paths'
+import { useBusy } from '@client/lib/use-busy'
 import type { PasscodeInputRef } from 'antd-mobile/es/components/passcode-input'
 import Popup from 'antd-mobile/es/components/popup'
 import { type ReactNode, useRef, useState } from 'react'
@@ -24,23 +25,18 @@ export interface PayPasswordSheetProps {
 export function PayPasswordSheet({ visible, title, summary, onClose, onSubmit }: PayPasswordSheetProps) {
   const [value, setValue] = useState('')
   const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
   const passcode = useRef<PasscodeInputRef>(null)
 
-  const submit = async (password: string) => {
-    if (busy) return
-    setBusy(true)
-    setError('')
-    try {
+  const submit = (password: string) =>
+    run(async () => {
+      setError('')
       const problem = await onSubmit(password)
       if (problem !== null) {
         setError(problem)
         setValue('')
       }
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
 
   return (
     <Popup

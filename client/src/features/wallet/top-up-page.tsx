@@ -9,6 +9,7 @@ import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
+import { useBusy } from '@client/lib/use-busy'
 import { type DepositOrder, getDepositOrder, getPayInfoUsdt, usdtPay } from '@shared/contract/wallet'
 import { formatMoney, toMicro } from '@shared/money'
 import Button from 'antd-mobile/es/components/button'
@@ -122,7 +123,7 @@ function NewOrder({
 }) {
   const [amount, setAmount] = useState('')
   const [problem, setProblem] = useState('')
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useBusy()
   const [key] = useState(() => new SubmissionKey())
 
   const check = (): string => {
@@ -139,17 +140,16 @@ function NewOrder({
     const micro = parseAmount(amount)
     if (found || micro === null) return
     const body = { amount: formatMoney(micro) }
-    setBusy(true)
-    try {
-      const order = await callApi(usdtPay, { body }, { idempotencyKey: key.keyFor(body) })
-      key.settle()
-      showToast('充值订单已创建，请按订单金额转账', 'success')
-      onCreated(order)
-    } catch (err) {
-      key.settle(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(async () => {
+      try {
+        const order = await callApi(usdtPay, { body }, { idempotencyKey: key.keyFor(body) })
+        key.settle()
+        showToast('充值订单已创建，请按订单金额转账', 'success')
+        onCreated(order)
+      } catch (err) {
+        key.settle(err)
+      }
+    })
   }
 
   return (
