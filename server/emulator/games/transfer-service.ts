@@ -139,19 +139,24 @@ export class TransferService {
                   )
                 : this.protection.stakeRefusal(owner.player_id, amount, now)
       const base = { playerId: owner.player_id, currency: 'USDT' as const, amountMicro: amount, at: now }
-      if (side === null || reason !== null) {
-        const tid = this.repo.insertTransfer({
+      // The transfer as it arrived, played as a bet or refunded.
+      const record = (
+        outcome: { status: 'bet'; betId: number } | { status: 'refunded'; reason: string | null },
+      ) =>
+        this.repo.insertTransfer({
           playerId: owner.player_id,
           from: input.from_address,
           to: input.to_address,
           kind,
           amountMicro: amount,
           height: round.height,
-          status: 'refunded',
-          reason,
-          betId: null,
+          status: outcome.status,
+          reason: outcome.status === 'refunded' ? outcome.reason : null,
+          betId: outcome.status === 'bet' ? outcome.betId : null,
           at: now,
         })
+      if (side === null || reason !== null) {
+        const tid = record({ status: 'refunded', reason })
         this.ledger.post({ ...base, type: 'refund', ref: `transfer:${tid}`, memo: `转账投注退回：${reason}` })
         return tid
       }
@@ -167,18 +172,7 @@ export class TransferService {
         height: round.height,
         drawAt: round.drawAt,
       }).id
-      const tid = this.repo.insertTransfer({
-        playerId: owner.player_id,
-        from: input.from_address,
-        to: input.to_address,
-        kind,
-        amountMicro: amount,
-        height: round.height,
-        status: 'bet',
-        reason: null,
-        betId,
-        at: now,
-      })
+      const tid = record({ status: 'bet', betId })
       this.ledger.post({
         ...base,
         type: 'topup',

@@ -1,4 +1,5 @@
 import { SmsCodeButton } from '@client/components/sms-code-button/sms-code-button'
+import { SubmitForm } from '@client/components/submit-form/submit-form'
 import { INVITE_QUERY } from '@client/config/paths'
 import { requiredRule, schemaRule } from '@client/lib/form-rules'
 import { callApi } from '@client/lib/http'
@@ -7,7 +8,6 @@ import { showToast } from '@client/lib/toast'
 import { useBusy } from '@client/lib/use-busy'
 import { register, sendSms } from '@shared/contract/account'
 import { newPasswordField, PASSWORD_MSG, phoneField, smsCodeField } from '@shared/contract/fields'
-import Button from 'antd-mobile/es/components/button'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
 import { useSearchParams } from 'react-router-dom'
@@ -56,17 +56,12 @@ export function RegisterForm({ onDone }: { onDone: () => void }) {
     })
 
   return (
-    <Form
+    <SubmitForm
       form={form}
-      layout="horizontal"
-      mode="card"
       initialValues={{ invite_code: inviteCodeFrom(params) }}
       onFinish={submit}
-      footer={
-        <Button block type="submit" color="primary" size="large" loading={busy}>
-          注册
-        </Button>
-      }
+      submitText="注册"
+      busy={busy}
     >
       <Form.Item name="phone" label="手机号" rules={[requiredRule('请输入手机号'), schemaRule(phoneField)]}>
         <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="请输入手机号" clearable />
@@ -105,6 +100,6 @@ export function RegisterForm({ onDone }: { onDone: () => void }) {
       <Form.Item name="invite_code" label="邀请码">
         <Input autoComplete="off" placeholder="选填" clearable />
       </Form.Item>
-    </Form>
+    </SubmitForm>
   )
 }

@@ -1,6 +1,7 @@
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { callApi } from '@client/lib/http'
 import { useApi } from '@client/lib/use-api'
+import { useBusy } from '@client/lib/use-busy'
 import { networkHelp, ping } from '@shared/contract/content'
 import Button from 'antd-mobile/es/components/button'
 import { useEffect, useRef, useState } from 'react'
@@ -27,18 +28,13 @@ async function measure(onSample: (ms: number) => void): Promise<void> {
 export function VpnPage() {
   const { data } = useApi(networkHelp, undefined)
   const [samples, setSamples] = useState<number[]>([])
-  const [running, setRunning] = useState(false)
+  const [running, busyRun] = useBusy()
 
-  const run = async () => {
-    if (running) return
-    setRunning(true)
-    setSamples([])
-    try {
+  const run = () =>
+    busyRun(async () => {
+      setSamples([])
       await measure((ms) => setSamples((list) => [...list, ms]))
-    } finally {
-      setRunning(false)
-    }
-  }
+    })
 
   // Measured once as soon as the thresholds are known, so the answer is there on arrival.
   const measuredOnce = useRef(false)

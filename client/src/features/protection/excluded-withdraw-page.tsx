@@ -1,11 +1,11 @@
 import { PageShell } from '@client/components/page-shell/page-shell'
+import { SubmitForm } from '@client/components/submit-form/submit-form'
 import { paths } from '@client/config/paths'
 import { requiredRule, schemaRule } from '@client/lib/form-rules'
 import { callApi, newIdempotencyKey } from '@client/lib/http'
 import { useBusy } from '@client/lib/use-busy'
 import { passwordField, payPasswordField, phoneField } from '@shared/contract/fields'
 import { excludedWithdraw } from '@shared/contract/protection'
-import Button from 'antd-mobile/es/components/button'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
 import Result from 'antd-mobile/es/components/result'
@@ -46,16 +46,7 @@ export function ExcludedWithdrawPage() {
           <p className="protection-help protection-page">
             暂停游戏或自我排除期间无法登录。你仍可在此把余额提到已绑定的默认提现地址。
           </p>
-          <Form
-            layout="horizontal"
-            mode="card"
-            onFinish={submit}
-            footer={
-              <Button block type="submit" color="primary" size="large" loading={busy}>
-                提交提现
-              </Button>
-            }
-          >
+          <SubmitForm onFinish={submit} submitText="提交提现" busy={busy}>
             <Form.Item
               name="phone"
               label="手机号"
@@ -80,7 +71,7 @@ export function ExcludedWithdrawPage() {
             >
               <Input type="password" inputMode="numeric" maxLength={6} placeholder="6位数字" clearable />
             </Form.Item>
-          </Form>
+          </SubmitForm>
         </>
       )}
       <p className="protection-help protection-page">

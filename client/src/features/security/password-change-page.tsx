@@ -1,5 +1,6 @@
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
+import { SubmitForm } from '@client/components/submit-form/submit-form'
 import { paths } from '@client/config/paths'
 import { requiredRule, schemaRule } from '@client/lib/form-rules'
 import { callApi } from '@client/lib/http'
@@ -7,7 +8,6 @@ import { showToast } from '@client/lib/toast'
 import { useBusy } from '@client/lib/use-busy'
 import { changePassword } from '@shared/contract/account'
 import { newPasswordField, PASSWORD_MSG } from '@shared/contract/fields'
-import Button from 'antd-mobile/es/components/button'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
 import { useNavigate } from 'react-router-dom'
@@ -36,16 +36,7 @@ export function PasswordChangePage() {
   return (
     <PageShell title="修改登录密码" fallback={paths.securityCenter}>
       <RequireLogin>
-        <Form
-          layout="horizontal"
-          mode="card"
-          onFinish={submit}
-          footer={
-            <Button block type="submit" color="primary" size="large" loading={busy}>
-              确认修改
-            </Button>
-          }
-        >
+        <SubmitForm onFinish={submit} submitText="确认修改" busy={busy}>
           <Form.Item name="old_password" label="原密码" rules={[requiredRule('请输入原密码')]}>
             <Input type="password" autoComplete="current-password" placeholder="请输入原密码" clearable />
           </Form.Item>
@@ -83,7 +74,7 @@ export function PasswordChangePage() {
           >
             <Input type="password" autoComplete="new-password" placeholder="请再次输入新密码" clearable />
           </Form.Item>
-        </Form>
+        </SubmitForm>
       </RequireLogin>
     </PageShell>
   )

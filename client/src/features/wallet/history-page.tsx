@@ -103,6 +103,33 @@ function StatusHistory<S extends string, T extends { id: number }>({
   )
 }
 
+/** One order in a history: what and how much, when and in which state, then its own details. */
+function OrderRecord({
+  testId,
+  title,
+  order,
+  children,
+}: {
+  testId: string
+  title: string
+  order: DepositOrder | Withdrawal
+  children: ReactNode
+}) {
+  return (
+    <article className="wallet-record" data-testid={testId} data-order-no={order.order_no}>
+      <div className="wallet-record__row">
+        <span className="wallet-record__title">{title}</span>
+        <AmountText value={order.amount} />
+      </div>
+      <div className="wallet-record__row">
+        <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
+        <StatusTag status={order.status} label={order.status_label} />
+      </div>
+      {children}
+    </article>
+  )
+}
+
 function DepositHistory() {
   return (
     <StatusHistory<DepositStatus, DepositOrder>
@@ -112,15 +139,7 @@ function DepositHistory() {
       label="充值记录"
       empty="暂无充值记录"
       renderItem={(order) => (
-        <article className="wallet-record" data-testid="deposit-record" data-order-no={order.order_no}>
-          <div className="wallet-record__row">
-            <span className="wallet-record__title">USDT 充值（{order.network}）</span>
-            <AmountText value={order.amount} />
-          </div>
-          <div className="wallet-record__row">
-            <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
-            <StatusTag status={order.status} label={order.status_label} />
-          </div>
+        <OrderRecord testId="deposit-record" title={`USDT 充值（${order.network}）`} order={order}>
           <div className="wallet-record__row wallet-meta">
             <span>订单号 {order.order_no}</span>
             {order.status === 'pending' ? (
@@ -129,7 +148,7 @@ function DepositHistory() {
               </span>
             ) : null}
           </div>
-        </article>
+        </OrderRecord>
       )}
     />
   )
@@ -144,15 +163,7 @@ function WithdrawalHistory() {
       label="提现记录"
       empty="暂无提现记录"
       renderItem={(order) => (
-        <article className="wallet-record" data-testid="withdrawal-record" data-order-no={order.order_no}>
-          <div className="wallet-record__row">
-            <span className="wallet-record__title">提现至 {order.label}</span>
-            <AmountText value={order.amount} />
-          </div>
-          <div className="wallet-record__row">
-            <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
-            <StatusTag status={order.status} label={order.status_label} />
-          </div>
+        <OrderRecord testId="withdrawal-record" title={`提现至 ${order.label}`} order={order}>
           <div className="wallet-record__row wallet-meta">
             <span>{truncate(order.address, 8, 8)}</span>
             <span>
@@ -165,7 +176,7 @@ function WithdrawalHistory() {
           {order.status === 'rejected' && order.reason ? (
             <p className="wallet-record__reason">退回原因：{order.reason}（金额与手续费已退回余额）</p>
           ) : null}
-        </article>
+        </OrderRecord>
       )}
     />
   )
