@@ -1,20 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, renderHook } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
+import { deferred } from '../test-support/deferred'
 import { useBusy } from './use-busy'
 
 afterEach(cleanup)
-
-/** An action the test finishes when it likes. */
-function deferred() {
-  let resolve: () => void = () => undefined
-  let reject: (error: unknown) => void = () => undefined
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
-}
 
 describe('useBusy', () => {
   it('is busy while the action runs, and not after', async () => {

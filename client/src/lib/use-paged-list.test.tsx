@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
+import { deferred } from '../test-support/deferred'
 import { PAGE_SIZE, type Paged, type PageParams, usePagedList } from './use-paged-list'
 
 afterEach(cleanup)
@@ -12,17 +13,6 @@ const page = (ids: number[], hasMore: boolean): Paged<Row> => ({
   total: 99,
   has_more: hasMore,
 })
-
-/** A page request the test answers when it likes. */
-function deferred<T>() {
-  let resolve: (value: T) => void = () => undefined
-  let reject: (error: unknown) => void = () => undefined
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
-}
 
 describe('usePagedList', () => {
   it('loads the first page, appends the next, and shows a row that shifted pages once', async () => {
