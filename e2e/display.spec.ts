@@ -1,3 +1,4 @@
+import { NOTICE_SCROLL_DELAY_MS } from '@client/features/home/notice-line'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { expect, storedKeys, test } from './support/test'
 
@@ -106,4 +107,23 @@ test('safe-area insets are applied to the tab bar and page bars', async ({ page 
   })
   expect(padding).toBe('0px')
   await expect(page.locator('.adm-safe-area-position-bottom')).toHaveCount(1)
+})
+
+test('with reduced motion the home notice line stands still and shows its whole text', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+  await page.setViewportSize({ width: 320, height: 800 })
+  await page.clock.install()
+  await page.goto('/home')
+  const box = page.locator('.notice-line__box')
+  const text = page.locator('.notice-line__text')
+  await expect(text).not.toBeEmpty()
+  // Past the pause after which a line too long for the bar starts to scroll.
+  await page.clock.runFor(NOTICE_SCROLL_DELAY_MS + 500)
+  expect(await text.evaluate((el) => getComputedStyle(el).transform)).toBe('none')
+  // The whole notice is inside the bar: it wraps instead of running off its edge.
+  const [boxWidth, textWidth] = await Promise.all([
+    box.evaluate((el) => el.getBoundingClientRect().width),
+    text.evaluate((el) => el.getBoundingClientRect().width),
+  ])
+  expect(textWidth).toBeLessThanOrEqual(boxWidth + 0.5)
 })

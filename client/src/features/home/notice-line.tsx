@@ -8,6 +8,7 @@ export const NOTICE_SCROLL_PX_PER_S = 50
 /**
  * One line of notice text with a speaker mark. Text wider than the line scrolls to the left after a
  * pause, then again and again from the right edge, at a steady speed; text that fits stands still.
+ * With reduced motion the text wraps instead (notice-line.css), so it always fits and never moves.
  * It looks and moves as antd-mobile's NoticeBar (colour `info`) did here. The home page's
  * announcements line is usually the largest text of the first screen, so it is drawn by this small
  * component in the entry, not by NoticeBar, whose code would be one more request before the line
