@@ -34,18 +34,8 @@ export function RoundPanel({ view }: { view: RoundView }) {
         </span>
       </div>
       <div className="games-round__clocks">
-        <div>
-          <div className="games-round__label">距封盘</div>
-          <div className="games-round__time" data-testid="to-seal">
-            {formatCountdown(msToSeal)}
-          </div>
-        </div>
-        <div>
-          <div className="games-round__label">距开奖</div>
-          <div className="games-round__time" data-testid="to-draw">
-            {formatCountdown(msToDraw)}
-          </div>
-        </div>
+        <RoundClock label="距封盘" testId="to-seal" ms={msToSeal} />
+        <RoundClock label="距开奖" testId="to-draw" ms={msToDraw} />
       </div>
       {previous ? (
         <div className="games-round__previous" data-testid="previous-draw" data-round-id={previous.round_id}>
@@ -58,6 +48,18 @@ export function RoundPanel({ view }: { view: RoundView }) {
         <div className="games-round__previous">暂无开奖</div>
       )}
     </section>
+  )
+}
+
+/** One of the round's two countdowns, with what it counts down to. */
+function RoundClock({ label, testId, ms }: { label: string; testId: string; ms: number }) {
+  return (
+    <div>
+      <div className="games-round__label">{label}</div>
+      <div className="games-round__time" data-testid={testId}>
+        {formatCountdown(ms)}
+      </div>
+    </div>
   )
 }
 
