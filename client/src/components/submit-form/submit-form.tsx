@@ -8,7 +8,7 @@ export interface SubmitFormProps extends Omit<FormProps, 'footer' | 'layout' | '
   busy: boolean
 }
 
-/** A card of labelled fields with one full-width submit button below it: every form in the app. */
+/** A card of labelled fields with one full-width submit button below it, as the app's forms look. */
 export function SubmitForm({ submitText, busy, children, ...props }: SubmitFormProps) {
   return (
     <Form
