@@ -19,6 +19,7 @@ import { apiDocs } from './plugins/api-docs'
 import { controlDocs } from './plugins/control-docs'
 import { emulatorPlugin } from './plugins/emulator-plugin'
 import { faultLayerPlugin } from './plugins/fault-layer-plugin'
+import { requestTarget } from './plugins/request-target'
 import { security } from './plugins/security'
 import { staticClient } from './plugins/static-client'
 import { upstreamProxy } from './plugins/upstream-proxy'
@@ -96,6 +97,8 @@ export async function buildApp(
     done(null, payload)
   })
 
+  // First: a target not in the one spelling is refused, every other request learns what handles it.
+  await app.register(requestTarget)
   await app.register(security, { frameHosts: config.THIRD_PARTY_ORIGINS })
   await app.register(faultLayerPlugin, { clock, adminToken: config.EMU_ADMIN_TOKEN })
   // Both modes; its static path wins over the upstream proxy's /api/* wildcard.

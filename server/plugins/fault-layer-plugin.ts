@@ -4,6 +4,7 @@ import type { EmuClock } from '../emulator/clock'
 import { FaultLayer, type ShapeAction } from '../fault/fault-layer'
 import type { JournalRecord } from '../fault/journal'
 import type { RequestFacts } from '../fault/rule-store'
+import { surfaceOf } from './request-target'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,9 +23,6 @@ declare module 'fastify' {
   }
 }
 
-const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')
-const isControl = (url: string) => url === '/__emu' || url.startsWith('/__emu/') || url.startsWith('/__emu?')
-
 /** The fault layer in front of /api, the same in both modes. */
 export const faultLayerPlugin = fp(
   async (app, opts: { clock: EmuClock; adminToken?: string | undefined }) => {
@@ -39,8 +37,9 @@ export const faultLayerPlugin = fp(
     // One callback hook for /api: the decision is synchronous, and a request let through enters a
     // scope with its own clock, so that from here on its deadline checks read it through requestNow().
     app.addHook('onRequest', (request, reply, done) => {
-      const url = request.url
-      if (isApi(url)) {
+      // Decided by the route that handles the request (see ./request-target.ts).
+      const surface = request.surface
+      if (surface === 'api') {
         const verdict = layer.handle(request, reply)
         // Answered, hung up or taken over by the layer: the request goes no further.
         if (verdict === true) return
@@ -50,7 +49,7 @@ export const faultLayerPlugin = fp(
         return
       }
       // Root-level, so it guards every domain's /__emu routes, whoever registers them.
-      if (isControl(url) && layer.access.check(request, reply)) return
+      if (surface === 'control' && layer.access.check(request, reply)) return
       done()
     })
     // Entered again after the body is parsed, since parsing runs in the socket's context. Only
@@ -59,7 +58,7 @@ export const faultLayerPlugin = fp(
       clock.runInScope(FaultLayer.scopeOf(request), done)
     app.addHook('onRoute', (route) => {
       const methods = [route.method].flat()
-      if (!isApi(route.url) || methods.every((m) => m === 'GET' || m === 'HEAD')) return
+      if (surfaceOf(route.url) !== 'api' || methods.every((m) => m === 'GET' || m === 'HEAD')) return
       route.preValidation = [reenter, ...[route.preValidation ?? []].flat()]
     })
     // The request's body: read whole when a rule's decision waits for it, else tapped for the

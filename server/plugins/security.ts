@@ -71,20 +71,22 @@ export const security = fp(
       },
       crossOriginEmbedderPolicy: false,
     })
+    // Decided by the route that handles the request (request.surface, see ./request-target.ts), not
+    // by how its URL is spelled.
     app.addHook('onRequest', (request, reply, done) => {
-      const url = request.url
-      if (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) {
+      const surface = request.surface
+      if (surface === 'api') {
         // Both modes: in proxy mode the upstream's answer is sent with these set over its own.
         reply.headers(API_HEADERS)
         if (isCrossSiteWrite(request)) return refuseCrossSite(reply)
-      } else if (url.startsWith('/__emu')) {
+      } else if (surface === 'control') {
         if (isCrossSiteWrite(request)) return refuseCrossSite(reply)
-      } else if (url.startsWith('/assets/')) {
-        reply.headers(ASSET_HEADERS)
-      } else if (!url.startsWith('/api-docs')) {
-        // Swagger UI sets its own, stricter CSP with hashes for its page.
-        return pageHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined))
+      } else if (surface === 'other') {
+        // The build's hashed files (/assets/ holds nothing else) get their own small set.
+        if (request.url.startsWith('/assets/')) reply.headers(ASSET_HEADERS)
+        else return pageHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined))
       }
+      // docs: Swagger UI sets its own, stricter CSP with hashes for its page.
       done()
     })
     await app.register(fastifyRateLimit, {

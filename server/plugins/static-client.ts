@@ -42,7 +42,7 @@ export async function staticClient(
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/'
-    const isApi = path === '/api' || path.startsWith('/api/') || path.startsWith('/__emu')
+    const isApi = request.surface === 'api' || request.surface === 'control'
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !isApi &&
