@@ -79,6 +79,9 @@ export async function buildApp(
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
     requestTimeout: 0,
+    // No limit on how long a plugin may take to start: every plugin is this server's own, and a busy
+    // machine (a CI run beside other work) took avvio's default 10 s to refuse a healthy start.
+    pluginTimeout: 0,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>()
 

@@ -34,6 +34,9 @@ const isClientClaim = (name: string) =>
   name === 'x-real-ip' ||
   name === 'forwarded' ||
   name.startsWith('x-emu-') ||
+  // Node has already answered the client's `Expect: 100-continue` (before the body was read), and the
+  // body goes upstream whole: the upstream has nothing to wait for.
+  name === 'expect' ||
   PROXY_CREDENTIALS.has(name)
 
 type Headers = Record<string, string | string[] | undefined>
@@ -100,16 +103,43 @@ function upstreamFailure(err: Error & { code?: string }): Error & { statusCode: 
 }
 
 /**
- * The body to forward. @fastify/http-proxy hands over the client's stream unparsed, except for
- * the content types Fastify parses itself (text/plain, as a string): those go as read, with their
- * length.
+ * A request body larger than this goes upstream on a connection that closes after the answer. An
+ * upstream may answer before it has read a body (a refusal, a 404) and then stop reading; the next
+ * player's request on that kept-alive connection would wait behind the unread bytes until the
+ * upstream's keep-alive timeout. A small body (every request the app sends is under 2 KB) leaves the
+ * proxy in one write that the socket's buffers hold whole, and the upstream's server drains it.
  */
-function requestBody(request: FastifyRequest, headers: Headers): Readable | string | Buffer | null {
+export const REUSE_BODY_LIMIT = 16 * 1024
+
+/**
+ * The body to forward, always whole and with its length (it is within BODY_LIMIT, checked before):
+ * @fastify/http-proxy hands over the client's stream unparsed, which is read to the end first (see
+ * readWhole); the content types Fastify parses itself (text/plain, as a string) go as read.
+ */
+function requestBody(request: FastifyRequest, headers: Headers): Readable | Buffer | string | null {
   const body = request.body
-  if (body === undefined || body === null) return null
-  if (body instanceof Readable) return body
+  if (body === undefined || body === null || body instanceof Readable) return body ?? null
   const bytes = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body)
   headers['content-length'] = String(Buffer.byteLength(bytes))
+  return bytes
+}
+
+/**
+ * A client's body stream read whole, refused past `limit` bytes (a body sent without a length). A
+ * body streamed straight through held its pooled connection for as long as the client took to send
+ * it, and past the answer when the upstream answered first.
+ */
+async function readWhole(stream: Readable, headers: Headers, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > limit) throw Object.assign(new Error('request body too large'), { statusCode: 413 })
+    chunks.push(chunk)
+  }
+  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+  delete headers['transfer-encoding']
+  headers['content-length'] = String(bytes.length)
   return bytes
 }
 
@@ -214,16 +244,22 @@ export async function upstreamProxy(
       const url = request.raw.url ?? dest
       const query = url.indexOf('?')
       const headers = upstreamHeaders(request, upstream.host)
+      const send = (body: Buffer | string | null): void => {
+        pool.dispatch(
+          {
+            path: query < 0 ? dest : dest + url.slice(query),
+            method: request.raw.method as Dispatcher.HttpMethod,
+            headers,
+            body,
+            // Not kept alive after a large body (see REUSE_BODY_LIMIT).
+            reset: body !== null && Buffer.byteLength(body) > REUSE_BODY_LIMIT,
+          },
+          new UpstreamAnswer(reply),
+        )
+      }
       const body = requestBody(request, headers)
-      pool.dispatch(
-        {
-          path: query < 0 ? dest : dest + url.slice(query),
-          method: request.raw.method as Dispatcher.HttpMethod,
-          headers,
-          body,
-        },
-        new UpstreamAnswer(reply),
-      )
+      if (!(body instanceof Readable)) send(body)
+      else readWhole(body, headers, opts.bodyLimit).then(send, (err: Error) => reply.send(err))
     },
   })
 }
