@@ -53,6 +53,16 @@ export function contractRoute<E extends Endpoint>(
   if (endpoint.encoding === 'multipart') {
     app.register(async (scope) => {
       await scope.register(multipart, MULTIPART_OPTIONS)
+      // After the plugin's own preValidation hook: the body was read. An error before it is the
+      // body's (see readingMultipart in ./error-handler.ts).
+      scope.addHook('preParsing', (request, _reply, payload, done) => {
+        request.readingMultipart = true
+        done(null, payload)
+      })
+      scope.addHook('preValidation', (request, _reply, done) => {
+        request.readingMultipart = false
+        done()
+      })
       addRoute(scope, endpoint, handler, extras)
     })
     return

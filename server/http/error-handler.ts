@@ -22,8 +22,24 @@ const CLIENT_ERRORS: Record<string, { code: number; msg: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: CODE.invalidInput, msg: '请求体不是有效的 JSON' },
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A multipart body is being read (see contractRoute): an error now is the body's. */
+    readingMultipart: boolean
+  }
+}
+
+/** The multipart reader's complaint in the players' language, where it is one of the usual ones. */
+function multipartProblem(message: string): string {
+  if (/boundary not found/i.test(message)) return '缺少 boundary'
+  if (/unexpected end/i.test(message)) return '数据不完整'
+  if (/malformed/i.test(message)) return '分段头格式错误'
+  return message
+}
+
 /** The one error handler: every failure is answered in the envelope, and no stack ever leaves the server. */
 export function installErrorHandler(app: FastifyInstance): void {
+  app.decorateRequest('readingMultipart', false)
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       return reply.code(error.statusCode).send(failure(error.code, error.message))
@@ -35,6 +51,14 @@ export function installErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500
     if (known)
       return reply.code(status >= 400 && status < 500 ? status : 400).send(failure(known.code, known.msg))
+    if (request.readingMultipart && error.statusCode === undefined) {
+      // The multipart reader's own errors (no boundary, a cut-off body, a broken part header) are the
+      // sender's: a 400 naming the problem, logged as a refusal without a stack.
+      request.log.warn({ reason: error.message }, 'malformed multipart body')
+      return reply
+        .code(400)
+        .send(failure(CODE.invalidInput, `请求体格式错误（multipart：${multipartProblem(error.message)}）`))
+    }
     if (status === 429)
       return reply.code(429).send(failure(CODE.rateLimited, error.message || SERVER_MSG.rateLimited))
     if (status === 413) return reply.code(413).send(failure(CODE.payloadTooLarge, SERVER_MSG.payloadTooLarge))

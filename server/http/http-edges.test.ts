@@ -193,3 +193,42 @@ describe('requests Node refuses before Fastify sees them', () => {
     expect(JSON.parse(res.body)).toEqual({ code: CODE.payloadTooLarge, msg: '请求头过大', data: null })
   })
 })
+
+describe('a malformed multipart body', () => {
+  const bodies: { name: string; type: string; payload: string }[] = [
+    { name: 'no boundary', type: 'multipart/form-data', payload: 'phone=1' },
+    {
+      name: 'a boundary never used',
+      type: 'multipart/form-data; boundary=zzz',
+      payload: 'phone=13800138000',
+    },
+    {
+      name: 'cut off inside a part',
+      type: 'multipart/form-data; boundary=b',
+      payload: '--b\r\nContent-Disposition: form-data; name="phone"\r\n\r\n1380',
+    },
+  ]
+  it.each(bodies)('is a 400 naming the problem, logged without a stack: $name', async ({ type, payload }) => {
+    const lines: string[] = []
+    const app = await buildApp(testConfig({ LOG_LEVEL: 'info' }), undefined, {
+      write: (line: string) => lines.push(line),
+    } as unknown as NodeJS.WritableStream)
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload,
+        headers: { 'content-type': type },
+      })
+      expect(res.statusCode).toBe(400)
+      const body = res.json()
+      expect(body).toMatchObject({ code: CODE.invalidInput, data: null })
+      expect(body.msg).toMatch(/^请求体格式错误（multipart：(缺少 boundary|数据不完整)）$/)
+      const logged = lines.map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown })
+      expect(logged.some((l) => l.level >= 50)).toBe(false)
+      expect(JSON.stringify(logged)).not.toContain('"stack"')
+    } finally {
+      await app.close()
+    }
+  })
+})

@@ -153,7 +153,11 @@ describe.each(SETUPS)('every spelling of a guarded path, $name', ({ env }) => {
     const host = new URL(base).host
     const before = reachedUpstream.length
     for (const target of spellings('/api/sms/send', host)) {
-      for (const headers of [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site' }]) {
+      const foreign: Record<string, string>[] = [
+        { Origin: 'https://evil.example' },
+        { 'Sec-Fetch-Site': 'cross-site' },
+      ]
+      for (const headers of foreign) {
         const res = await send(base, 'POST', target, headers)
         expect([400, 403, 404, 405], `${target} ${JSON.stringify(headers)}`).toContain(res.status)
         expect(JSON.parse(res.body).code, target).not.toBe(1)
