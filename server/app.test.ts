@@ -64,6 +64,9 @@ describe('the server', () => {
       await app.inject({ url: '/api/users/info?player_id=1', headers: { token } })
       const wrong = multipartBody({ phone: DEMO.phone, password: 'Wrong-Secret-778' })
       await app.inject({ method: 'POST', url: '/api/login', payload: wrong.payload, headers: wrong.headers })
+      // Secrets a client put in the query string: the request line keeps the field, not the value.
+      await app.inject({ url: `/api/api/getBalance?token=${token}&password=Query-Secret-31&x=1` })
+      await app.inject({ url: '/__emu/sms?phone=13800138000&PAY_PASSWORD=Query-Secret-32' })
       app.log.info({ body: { password: 'Wrong-Secret-778', token } }, 'a line with secrets in it')
       app.log.info({ headers: { token, cookie: 'sid=Cookie-Secret-5' } }, 'a line with secret headers')
       app.log.info({ pay_password: '918273', old_password: 'Old-Secret-9' }, 'fields logged alone')
@@ -73,7 +76,15 @@ describe('the server', () => {
       expect(log).not.toContain(token)
       expect(log).not.toContain('Wrong-Secret-778')
       expect(log).toContain('a line with secret headers')
-      for (const secret of ['Cookie-Secret-5', '918273', 'Old-Secret-9']) expect(log).not.toContain(secret)
+      for (const secret of [
+        'Cookie-Secret-5',
+        '918273',
+        'Old-Secret-9',
+        'Query-Secret-31',
+        'Query-Secret-32',
+      ])
+        expect(log).not.toContain(secret)
+      expect(log).toContain('/api/api/getBalance?token=[redacted]&password=[redacted]&x=1')
     } finally {
       await app.close()
     }

@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config, TrustProxy } from './config'
 import { accountRoutes } from './emulator/account/account-routes'
@@ -26,6 +26,15 @@ import { upstreamProxy } from './plugins/upstream-proxy'
 import { controlRoutes } from './routes/emu/control-routes'
 import { imageProxyRoutes } from './routes/image-proxy'
 
+/** Secret fields, wherever they appear: a body, a form, a query string. */
+const SECRET_FIELDS = ['password', 'old_password', 'new_password', 'pay_password', 'login_password', 'token']
+const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_FIELDS.join('|')}|sms_code|code)=)[^&#]*`, 'gi')
+
+/** A request target as logged: the values of secret query fields replaced (`?token=[redacted]`). */
+export function redactTarget(url: string): string {
+  return url.includes('?') ? url.replace(SECRET_QUERY, '$1[redacted]') : url
+}
+
 /**
  * Fields that never reach the log: secret headers of a logged request or answer, and secret fields
  * of a logged body. Fastify's request lines carry neither headers nor bodies, so these guard
@@ -42,9 +51,7 @@ const REDACT = [
   'headers.authorization',
   'headers.cookie',
   'headers["x-emu-admin-token"]',
-  ...['password', 'old_password', 'new_password', 'pay_password', 'login_password', 'token'].flatMap(
-    (field) => [field, `body.${field}`, `req.body.${field}`],
-  ),
+  ...SECRET_FIELDS.flatMap((field) => [field, `body.${field}`, `req.body.${field}`]),
 ]
 
 /**
@@ -71,6 +78,16 @@ export async function buildApp(
     logger: {
       level: config.LOG_LEVEL,
       redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: {
+        // Fastify's request line, with secrets in the query string redacted like the journal does.
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactTarget(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
+      },
       ...(logStream ? { stream: logStream } : {}),
     },
     bodyLimit: config.BODY_LIMIT,
@@ -101,7 +118,7 @@ export async function buildApp(
   })
 
   // First: a target not in the one spelling is refused, every other request learns what handles it.
-  await app.register(requestTarget)
+  await app.register(requestTarget, { methodsOf })
   await app.register(security, { frameHosts: config.THIRD_PARTY_ORIGINS })
   await app.register(faultLayerPlugin, { clock, adminToken: config.EMU_ADMIN_TOKEN })
   // Both modes; its static path wins over the upstream proxy's /api/* wildcard.

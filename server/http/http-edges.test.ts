@@ -133,8 +133,13 @@ describe('a wrong method on a known API path', () => {
       ['DELETE', '/api/login', 'POST'],
       ['GET', '/api/login/', 'POST'],
       ['PUT', '/api/usdtpay?x=1', 'POST'],
+      // Methods no route serves anywhere, body methods included: still 405, not a content-type refusal.
+      ['QUERY', '/api/api/getBalance', 'GET, HEAD'],
+      ['TRACE', '/api/api/getBalance', 'GET, HEAD'],
+      ['PATCH', '/api/login', 'POST'],
+      ['QUERY', '/__emu/state', 'GET, HEAD'],
     ] as const) {
-      const res = await t.app.inject({ method, url })
+      const res = await t.app.inject({ method: method as 'GET', url })
       expect(res.statusCode, `${method} ${url}`).toBe(405)
       expect(res.headers.allow).toBe(allow)
       expect(res.json()).toEqual({

@@ -1,4 +1,5 @@
 import { CODE } from '@shared/envelope'
+import { SERVER_MSG } from '@shared/messages'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { nonCanonicalReason } from '../http/canonical-path'
@@ -40,10 +41,12 @@ export function surfaceOfRequest(request: FastifyRequest): Surface {
 
 /**
  * The first hook of every request: a target not in the one spelling (see ../http/canonical-path.ts)
- * is answered 400 before anything else runs; every other request is told its surface.
+ * is answered 400 before anything else runs; every other request is told its surface. A method that
+ * no route of a known `/api` or `/__emu` path serves (QUERY, TRACE, PATCH…) is answered 405 with
+ * `Allow` here too, before Fastify would ask a body method for its content type.
  */
 export const requestTarget = fp(
-  async (app) => {
+  async (app, opts: { methodsOf: (path: string) => readonly string[] | undefined }) => {
     app.decorateRequest('surface', 'other')
     app.addHook('onRequest', (request, reply, done) => {
       const reason = nonCanonicalReason(request.url)
@@ -55,7 +58,23 @@ export const requestTarget = fp(
           .send(failure(CODE.invalidInput, `请求地址格式错误（${reason}）`))
         return
       }
-      request.surface = surfaceOfRequest(request)
+      const surface = surfaceOfRequest(request)
+      request.surface = surface
+      if (surface === 'api' || surface === 'control') {
+        const pattern = request.routeOptions.url
+        if (pattern === undefined || pattern === '/*') {
+          const end = request.url.indexOf('?')
+          const allowed = opts.methodsOf(end < 0 ? request.url : request.url.slice(0, end))
+          if (allowed) {
+            reply
+              .code(405)
+              .headers(API_HEADERS)
+              .header('allow', allowed.join(', '))
+              .send(failure(CODE.methodNotAllowed, SERVER_MSG.methodNotAllowed))
+            return
+          }
+        }
+      }
       done()
     })
   },
