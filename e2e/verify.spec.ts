@@ -6,7 +6,7 @@ import { blockHashSync, type SyncHasher, walkChainSync } from '@shared/games/cha
 import { drawOutcome } from '@shared/games/outcome'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { api } from './support/api'
-import { login, registerPlayer, topUp } from './support/emu'
+import { registerPlayer, topUp } from './support/emu'
 import { expect, openLoggedIn, test } from './support/test'
 
 /**
@@ -136,6 +136,8 @@ test('the real proof passes, so every failure below is the forgery’s', async (
   })
   await expect(page.getByTestId('verify-failed')).toHaveCount(0)
   await expect(page.getByTestId('verify-no-bets')).toContainText('未登录')
+  // Held only since after the draw: said, though the arithmetic passes.
+  await expect(page.getByTestId('commitment-late')).toBeVisible()
 })
 
 test('an anchor at a negative or zero block fails, though the key it reveals decides a consistent result', async ({
@@ -233,7 +235,10 @@ test("labels that disagree with the player's settled bet fail, though the proof 
   test.setTimeout(60_000)
   const player = await registerPlayer()
   await topUp(player, '100')
-  const { token } = await login(player.phone, player.password)
+  // The player opens the game before betting, as in the app: the commitment is held before the draw.
+  const commitment = await api(gameCommitment)
+  const { token } = await openLoggedIn(page, `/games/${GAME}`, player)
+  await expect(page.getByTestId('commitment')).toHaveAttribute('data-hash', commitment.terminal_hash)
   const round = await api(currentRound, { query: { game: GAME } })
   const roundId = round.ms_to_seal < 1_500 ? round.next.round_id : round.round_id
   await api(placeBets, {
@@ -248,16 +253,14 @@ test("labels that disagree with the player's settled bet fail, though the proof 
       { timeout: 20_000, intervals: [1_000], message: 'the bet is settled' },
     )
     .not.toBe('pending')
-  const commitment = await api(gameCommitment)
 
-  await openLoggedIn(page, `/games/${GAME}`, player)
-  await expect(page.getByTestId('commitment')).toHaveAttribute('data-hash', commitment.terminal_hash)
   await page.goto(verifyUrl(roundId))
   // The player's own bet, settled as the numbers decide: the check passes with it.
   const bets = page.locator('[data-testid="verify-step"][data-kind="bets"]')
   await expect(page.getByTestId('verify-summary')).toHaveText(/^验证通过/, { timeout: 15_000 })
   await expect(bets).toHaveAttribute('data-ok', 'true')
   await expect(bets).toContainText('大 10.00')
+  await expect(page.getByTestId('commitment-late')).toHaveCount(0)
 
   // The server's bet history says the opposite of what its (honest) numbers and labels decide.
   await forge<DataOf<typeof betHistory>>(page, betHistory.path, (data) => ({

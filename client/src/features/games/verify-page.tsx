@@ -146,6 +146,12 @@ function Steps({ page, proof }: { page: PageRound; proof: Proof }) {
           <code>{proof.commitment.terminal_hash}</code>
         </div>
       ) : null}
+      {held !== null && held.seen_at > result.draw_at ? (
+        <div className="games-warning" role="alert" data-testid="commitment-late">
+          本机在该期开奖之后（{formatDateTime(held.seen_at)}）才首次记下这条链的承诺，
+          它不能证明开奖前结果已经确定。请在投注前打开游戏页面，让本机先记下承诺。
+        </div>
+      ) : null}
       {held === null && !damaged ? (
         <div className="games-warning" role="alert" data-testid="commitment-missing">
           本机没有这条链开局前公布的承诺，无法独立验证密钥链。打开任一游戏页面后，本机会记下承诺，之后的开奖都可据此验证。
@@ -171,8 +177,9 @@ function Steps({ page, proof }: { page: PageRound; proof: Proof }) {
         <code data-testid="held-commitment">{held?.terminal_hash ?? '无'}</code>
       </div>
       {failure ? <p className="games-bad">{failure}</p> : null}
-      {steps?.map((s) => (
-        <div key={s.title} className="games-step" data-testid="verify-step" data-kind={s.kind} data-ok={s.ok}>
+      {steps?.map((s, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the steps of one check, recomputed as a whole
+        <div key={i} className="games-step" data-testid="verify-step" data-kind={s.kind} data-ok={s.ok}>
           <div>
             <span className={s.ok ? 'games-ok' : 'games-bad'}>{s.ok ? '✔ 通过' : '✘ 不通过'}</span> {s.title}
           </div>

@@ -9,6 +9,7 @@ import {
   anchorProblems,
   type BetRecord,
   betProblems,
+  MAX_WALK,
   type PlayerBets,
   type Proof,
   roundProblems,
@@ -256,6 +257,11 @@ describe('verify', () => {
     const beyond = await run(input(p, { held: { ...held(p), start_height: HEIGHT - 5 } }))
     expect(step(beyond, 'chain')).toHaveLength(1)
     expect(step(beyond, 'chain')[0]?.detail).toContain('不在本机承诺覆盖的区块内')
+    // However long a chain the commitment claims, the browser walks at most MAX_WALK steps.
+    const far = { ...held(p), chain_length: 2 * MAX_WALK, start_height: HEIGHT - MAX_WALK - 1 }
+    const tooLong = await run(input({ ...p, block_number: MAX_WALK + 1 }, { held: far }))
+    expect(step(tooLong, 'chain')).toEqual([expect.objectContaining({ ok: false })])
+    expect(step(tooLong, 'chain')[0]?.detail).toContain(`超出浏览器验证的上限（${MAX_WALK} 步）`)
   })
 
   it("fails another round's proof, however consistent in itself", async () => {

@@ -73,6 +73,11 @@ export interface VerifyInput {
 }
 
 const MINUTE = 60_000
+/**
+ * The most sha256 steps a proof may ask of the browser, whatever chain length the commitment
+ * claims: ten times the default chain (`GAME_CHAIN_LENGTH`), about a year of 3 s blocks.
+ */
+export const MAX_WALK = 10_000_000
 const HEX64 = /^[0-9a-f]{64}$/
 
 /**
@@ -169,6 +174,7 @@ async function chainSteps({ proof, held, damaged }: VerifyInput, hasher: AsyncHa
     startProblems.push(
       `高度 ${height} 不在本机承诺覆盖的区块内（高度 ${held.start_height + 1}…${held.start_height + held.chain_length}）`,
     )
+  else if (k > MAX_WALK) startProblems.push(`区块 ${k} 超出浏览器验证的上限（${MAX_WALK} 步）`)
   if (proof.block_number !== k) startProblems.push(`服务器给出区块 ${proof.block_number}`)
   if (!HEX64.test(proof.key)) startProblems.push('公布的密钥不是 64 位十六进制')
   if (startProblems.length)
