@@ -114,7 +114,9 @@ test('the commitment is held before playing, a round is played and settled, and 
   await expect(summary).toHaveText('验证通过：浏览器计算结果与服务器一致', { timeout: 15_000 })
   const steps = page.getByTestId('verify-step')
   const kinds = await steps.evaluateAll((els) => els.map((el) => el.getAttribute('data-kind')))
-  expect(new Set(kinds)).toEqual(new Set(['chain', 'block-hash', 'floats', 'numbers', 'labels']))
+  expect(new Set(kinds)).toEqual(
+    new Set(['round', 'chain', 'block-hash', 'floats', 'numbers', 'labels', 'bets']),
+  )
   expect(await steps.evaluateAll((els) => els.map((el) => el.getAttribute('data-ok')))).toEqual(
     kinds.map(() => 'true'),
   )

@@ -271,10 +271,18 @@ function saiche(type: string): Settler | null {
   return side(rest, (o) => at(o.numbers, p - 1), 6)
 }
 
-const compiled = new WeakMap<GamesConfig, Map<string, Settler>>()
+/**
+ * The one part of the games' configuration settlement reads: a full GamesConfig is one; the
+ * browser's verify page passes just this, from the published rules.
+ */
+export interface SettleRules {
+  readonly games: { readonly kuaisan: Pick<GamesConfig['games']['kuaisan'], 'triple_voids_big_small'> }
+}
+
+const compiled = new WeakMap<SettleRules, Map<string, Settler>>()
 
 /** The settlement function of one bet type, parsed once; throws UnknownBetTypeError for a type the game has not. */
-export function settlerFor(game: GameCode, type: string, config: GamesConfig): Settler {
+export function settlerFor(game: GameCode, type: string, config: SettleRules): Settler {
   let byKey = compiled.get(config)
   if (!byKey) {
     byKey = new Map()
@@ -307,7 +315,7 @@ export function settlerFor(game: GameCode, type: string, config: GamesConfig): S
 }
 
 /** Whether a bet of this type won, lost or is refunded (draw), given the round's outcome. */
-export function settleBet(game: GameCode, type: string, outcome: Outcome, config: GamesConfig): BetResult {
+export function settleBet(game: GameCode, type: string, outcome: Outcome, config: SettleRules): BetResult {
   return settlerFor(game, type, config)(outcome)
 }
 

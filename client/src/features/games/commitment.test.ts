@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { chainKey, commitmentChanged, covers, heldFor, holdCommitment, MAX_HELD } from './commitment'
+import { chainKey, commitmentChanged, covers, heldFor, holdCommitment } from './commitment'
+import type { HeldCommitments } from './commitment-store'
 
 const A = {
   terminal_hash: 'a'.repeat(64),
@@ -53,11 +54,18 @@ describe('the commitment a player holds', () => {
     expect(heldFor({}, 5001)).toBeNull()
   })
 
-  it(`remembers at most ${MAX_HELD} chains, forgetting the oldest seen`, () => {
-    let held = {}
-    for (let i = 0; i <= MAX_HELD; i++)
-      held = holdCommitment(held, { ...A, start_height: i * 10_000, created_at: i }, i).held
-    expect(Object.keys(held)).toHaveLength(MAX_HELD)
-    expect(heldFor(held, 1)).toBeNull()
+  it('keeps every chain seen, so many unrelated ones cannot push the first out before a swap', () => {
+    let held: HeldCommitments = holdCommitment({}, A, 10).held
+    for (let i = 1; i <= 25; i++)
+      held = holdCommitment(
+        held,
+        { ...A, start_height: 100_000 * i, created_at: A.created_at + i },
+        10 + i,
+      ).held
+    expect(Object.keys(held)).toHaveLength(26)
+    expect(heldFor(held, 5001)).toEqual({ ...A, seen_at: 10 })
+    const swapped = holdCommitment(held, { ...A, terminal_hash: 'b'.repeat(64) }, 100)
+    expect(swapped.changed).toBe(true)
+    expect(swapped.first.terminal_hash).toBe(A.terminal_hash)
   })
 })

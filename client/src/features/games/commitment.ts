@@ -8,13 +8,13 @@ import type { HeldCommitments } from './commitment-store'
  * start_height + 1 … start_height + chain_length. The verify page proves a revealed key against
  * the held value, never against the terminal hash that arrives with the proof, so a server that
  * swapped its chain after the player looked cannot pass its own check.
+ *
+ * Every chain seen is kept, however many others come after it: a server that publishes chain after
+ * chain cannot push the player's first one out and then swap it unnoticed.
  */
 
 export type Commitment = z.infer<typeof commitmentSchema>
 export type HeldCommitment = HeldCommitments[string]
-
-/** How many chains are remembered; the oldest seen are forgotten first. */
-export const MAX_HELD = 20
 
 export const chainKey = (c: Pick<Commitment, 'start_height' | 'created_at'>): string =>
   `${c.start_height}:${c.created_at}`
@@ -58,12 +58,7 @@ export function holdCommitment(held: HeldCommitments, seen: Commitment, now: num
   const rivals = Object.values(held).filter(
     (c) => (chainKey(c) === key || overlaps(c, seen)) && !sameCommitment(c, seen),
   )
-  let next = held
-  if (!held[key]) {
-    const entries = Object.entries({ ...held, [key]: { ...seen, seen_at: now } })
-    entries.sort((a, b) => b[1].seen_at - a[1].seen_at)
-    next = Object.fromEntries(entries.slice(0, MAX_HELD))
-  }
+  const next = held[key] ? held : { ...held, [key]: { ...seen, seen_at: now } }
   const own = next[key] ?? { ...seen, seen_at: now }
   const earliest = [own, ...rivals].reduce((a, b) => (b.seen_at < a.seen_at ? b : a))
   return { held: next, first: earliest, changed: rivals.length > 0 }

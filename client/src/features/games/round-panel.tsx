@@ -90,7 +90,7 @@ export function ResultsStrip({ game, draws }: { game: GameCode; draws: Draw[] | 
  * when the server published it. A server that now publishes another one is flagged in red.
  */
 export function CommitmentPanel({ view }: { view: CommitmentView }) {
-  const { current, held, changed } = view
+  const { current, held, changed, damaged, unsaved, repair } = view
   if (!current) return null
   const shown = held ?? current
   return (
@@ -121,6 +121,24 @@ export function CommitmentPanel({ view }: { view: CommitmentView }) {
           <strong>警告：服务器的承诺已改变！</strong>
           <p>服务器现在公布的终点哈希与本机先前记下的不同，之后的开奖无法用你持有的承诺证明。</p>
           <code>{current.terminal_hash}</code>
+        </div>
+      ) : null}
+      {damaged.length > 0 ? (
+        <div className="games-warning" role="alert" data-testid="commitment-damaged">
+          <strong>警告：本机保存的承诺已损坏！</strong>
+          <p>
+            本机记下的终点哈希无法读取，可能已被改动。在你确认之前，本机不会记下服务器现在的承诺，
+            这些记录所覆盖的开奖都无法验证。
+          </p>
+          <button type="button" className="games-tap games-copy" onClick={repair}>
+            清除损坏的记录，改记服务器现在的承诺
+          </button>
+        </div>
+      ) : null}
+      {unsaved ? (
+        <div className="games-warning" role="alert" data-testid="commitment-unsaved">
+          <strong>警告：本机无法保存承诺！</strong>
+          <p>浏览器拒绝写入（存储已满或被禁用），之后的开奖无法用本机的承诺验证。</p>
         </div>
       ) : null}
     </section>
