@@ -391,6 +391,49 @@ for (const mode of ['emulator', 'proxy'] as const) {
       expect(out.kind === 'response' && JSON.parse(out.body).code).toBe(778)
       const plain = await balance({ 'x-client': 'android' })
       expect(plain.kind === 'response' && JSON.parse(plain.body).code).toBe(1)
+      // The guide's two body matchers on withdrawals: a call they do not fire on reaches the
+      // emulator, which checks the session first (10001 without one) and then reads the body.
+      await emu.addFault({
+        match: {
+          method: 'POST',
+          path: '/api/api2/withdraw',
+          body: { amount: { matches: '^([5-9]\\d\\d|\\d{4,})' } },
+        },
+        action: { type: 'envelope', code: 0, msg: '超出单笔限额' },
+      })
+      await emu.addFault({
+        match: {
+          method: 'POST',
+          path: '/api/api2/withdraw',
+          body: { pay_password: { present: true }, amount: '20' },
+        },
+        action: { type: 'envelope', code: 0, msg: '支付密码错误' },
+      })
+      const withdraw = async (amount: string, headers: Record<string, string>) => {
+        const res = await fetch(`${live.url}/api/api2/withdraw`, {
+          method: 'POST',
+          headers,
+          body: new URLSearchParams({ wallet_id: '999999', amount, pay_password: '123456' }),
+        })
+        return { status: res.status, body: (await res.json()) as { code: number; msg?: string } }
+      }
+      expect(await withdraw('600', { token })).toMatchObject({
+        status: 200,
+        body: { code: 0, msg: '超出单笔限额' },
+      })
+      expect(await withdraw('20', { token })).toMatchObject({
+        status: 200,
+        body: { code: 0, msg: '支付密码错误' },
+      })
+      const through = await withdraw('30', { token })
+      expect(through.status).toBe(200)
+      expect(through.body.msg).not.toMatch(/超出单笔限额|支付密码错误/)
+      expect(through.body.code).not.toBe(1)
+      expect(await withdraw('30', {})).toMatchObject({ status: 200, body: { code: CODE.sessionExpired } })
+      expect(await withdraw('30', { token: 'not-a-session-token-000000' })).toMatchObject({
+        status: 200,
+        body: { code: CODE.sessionExpired },
+      })
       // A path with a query string is refused, naming where the query goes.
       await expect(
         emu.fault('/api/api/getBalance?player_id=1', { type: 'envelope', code: 1 }),

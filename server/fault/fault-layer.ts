@@ -203,8 +203,9 @@ export class FaultLayer {
     payload: Readable,
     limit: number,
   ): Promise<{ verdict: Verdict; body: Readable }> {
+    // faultFacts stays set: it tells the route that the session check waited for this decision
+    // (server/http/contract-route.ts checks it in preValidation when the rule lets the call through).
     const facts = request.faultFacts
-    request.faultFacts = null
     const bytes = await readAll(payload, limit)
     const entry = request.journalEntry
     if (entry) this.journal?.setRequestBody(entry, bytes)
