@@ -124,6 +124,13 @@ describe('npm run emu', () => {
     expect(none.code).toBe(2)
     expect(none.err).toMatch(/exactly one action/)
     expect((await emu('frobnicate')).code).toBe(2)
+    // Clearing rules names its scope, as reset does.
+    await emu('fault', 'add', '--path', '/api/nothing', '--hang', '--scope', 'cli-clear')
+    expect((await emu('fault', 'clear')).code).toBe(2)
+    expect((await emu('fault', 'clear', '--all', '--scope', 'cli-clear')).code).toBe(2)
+    expect((await emu('fault', 'list', '--scope', 'cli-clear')).out).not.toBe('no rules')
+    expect(JSON.parse((await emu('fault', 'clear', '--scope', 'cli-clear')).out)).toEqual({ removed: 1 })
+    expect(JSON.parse((await emu('fault', 'clear', '--all')).out)).toMatchObject({ removed: 0 })
     const missing = await emu('fault', 'get', 'nope')
     expect(missing.code).toBe(1)
     expect(missing.err).toMatch(/404/)

@@ -153,8 +153,19 @@ export class EmuClient {
     return this.control(control.deleteFault, { params: { id } }).then(() => undefined)
   }
 
-  clearFaults(): Promise<{ removed: number }> {
-    return this.control(control.clearFaults)
+  /**
+   * Removes this scope's rules. `{ all: true }` (a client without a scope only): every scope's.
+   * A client without a scope must say `all`: the server refuses a clear that names no scope.
+   */
+  clearFaults(options: { all?: boolean } = {}): Promise<{ removed: number }> {
+    if (options.all && this.options.scope) {
+      throw new EmuControlError(
+        0,
+        null,
+        `clearFaults({ all: true }) on a client of scope ${this.options.scope}`,
+      )
+    }
+    return this.control(control.clearFaults, options.all ? { query: { scope: ALL_SCOPES } } : {})
   }
 
   /**

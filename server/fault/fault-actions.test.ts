@@ -63,7 +63,7 @@ for (const mode of ['emulator', 'proxy'] as const) {
       await live.close()
     }, 120_000)
     beforeEach(async () => {
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
     })
 
     const balance = (extra: Record<string, string> = {}) =>
@@ -83,7 +83,7 @@ for (const mode of ['emulator', 'proxy'] as const) {
       if (out.kind === 'response') {
         expect(JSON.parse(out.body)).toEqual({ code: 10001, msg: MSG.sessionExpired, data: null })
       }
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
       await emu.fault('/api/**', { type: 'envelope', code: 401, message: 'unauthorised' })
       const second = await balance()
       if (second.kind !== 'response') throw new Error(second.message)
@@ -100,14 +100,14 @@ for (const mode of ['emulator', 'proxy'] as const) {
       const out = await balance()
       expect(out).toMatchObject({ kind: 'response', status: 503, body: 'down for maintenance' })
       if (out.kind === 'response') expect(out.headers['retry-after']).toBe('7')
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
       await emu.fault('/api/api/getBalance', { type: 'status', status: 401 })
       const json = await balance()
       if (json.kind !== 'response') throw new Error(json.message)
       expect(json.status).toBe(401)
       expect(JSON.parse(json.body)).toMatchObject({ code: 401 })
       // Without a body, a Chinese envelope the app can show, never the HTTP reason phrase.
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
       await emu.fault('/api/api/getBalance', { type: 'status', status: 500 })
       const plain = await balance()
       if (plain.kind !== 'response') throw new Error(plain.message)
@@ -448,7 +448,7 @@ for (const mode of ['emulator', 'proxy'] as const) {
       )
       const before = (await emu.requests({ limit: 1 })).lastSeq
       await balance()
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
       await balance()
       const page = await emu.requests({ afterSeq: before, path: '/api/api/getBalance' })
       expect(page.entries.map((e) => [e.code, e.fault?.ruleId ?? null, e.outcome])).toEqual([

@@ -51,7 +51,7 @@ beforeEach(() => {
 
 afterEach(async () => {
   clearToast()
-  await server.app.inject({ method: 'DELETE', url: '/__emu/faults' })
+  await server.app.inject({ method: 'DELETE', url: '/__emu/faults?scope=*' })
 })
 
 async function addFault(rule: FaultRuleInput): Promise<void> {

@@ -154,6 +154,22 @@ describe('scopes', () => {
     expect(bare).toMatchObject({ status: 400, body: { code: 40000 } })
     expect(bare.body.msg).toMatch(/scope=\*/)
     expect((await root.faults()).length).toBe(2)
+    // Clearing the rules names its scope the same way: none is refused and removes nothing.
+    const del = (path: string, init: RequestInit = {}) =>
+      getJson(`${live?.url}/__emu${path}`, { method: 'DELETE', ...init })
+    const bareClear = await del('/faults')
+    expect(bareClear).toMatchObject({ status: 400, body: { code: 40000 } })
+    expect(bareClear.body.msg).toMatch(/scope=\*/)
+    expect((await root.faults()).length).toBe(2)
+    await expect(root.clearFaults()).rejects.toMatchObject({ status: 400 })
+    expect(() => root.withScope('yyy').clearFaults({ all: true })).toThrow(/all/)
+    const inX = await root.withScope('xxx').fault('/api/**', { type: 'hang' })
+    expect((await del('/faults', { headers: { 'x-emu-scope': 'xxx' } })).body).toMatchObject({
+      code: 1,
+      data: { removed: 1 },
+    })
+    expect((await root.faults()).map((r) => r.id)).not.toContain(inX.id)
+    expect((await root.faults()).length).toBe(2)
     // Two different scopes in one call are refused.
     const clash = await post('/faults?scope=a', {
       headers: { 'content-type': 'application/json', 'x-emu-scope': 'b' },
@@ -169,6 +185,9 @@ describe('scopes', () => {
     expect((await root.state()).sessionFaults).toEqual([])
     // The domains' controls take ?scope= too (their data is shared, so it narrows nothing).
     expect((await getJson(`${live?.url}/__emu/deposits?scope=yyy`)).body.code).toBe(1)
+    await root.withScope('zzz').fault('/api/**', { type: 'hang' })
+    expect(await root.clearFaults({ all: true })).toEqual({ removed: 2 })
+    expect(await root.faults()).toEqual([])
     expect((await post('/reset?scope=*')).body).toMatchObject({ code: 1, data: { scope: '*' } })
     expect(await root.faults()).toEqual([])
   })
