@@ -573,6 +573,23 @@ for (const mode of ['emulator', 'proxy'] as const) {
       await expect(emu.expectCalled({ path: '/api/api2/withdraw', times: 3 })).rejects.toThrow(
         /expected exactly 3 call\(s\).*journal has 2/,
       )
+      // A regular expression that does not compile is refused in every form, never a 500.
+      for (const url of [
+        '/__emu/requests?body=amount~=(',
+        '/__emu/requests?header=a%7E%3D%5B&body=amount',
+        '/__emu/requests?query=x%7E%3D*',
+      ]) {
+        const bad = await getJson(`${live?.url}${url}`, { headers: live?.adminHeaders ?? {} })
+        expect(bad.status, url).toBe(400)
+        expect(bad.body.msg, url).toMatch(/regular expression/)
+      }
+      const badCount = await getJson(`${live?.url}/__emu/requests/count`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...live?.adminHeaders },
+        body: JSON.stringify({ body: ['amount', 'amount~=(('] }),
+      })
+      expect(badCount.status).toBe(400)
+      expect(badCount.body.msg).toMatch(/regular expression/)
     })
   })
 }
