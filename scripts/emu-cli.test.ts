@@ -102,6 +102,11 @@ describe('npm run emu', () => {
 
     const stop = new AbortController()
     const seen: string[] = []
+    // tail reads where the journal ends first; the call to show is made once that answer is in.
+    let started: () => void = () => {}
+    const cursorRead = new Promise<void>((resolve) => {
+      started = resolve
+    })
     const tail = runCli(['tail', '--interval', '20', '--scope', 'cli-journal'], {
       out: (l) => {
         seen.push(l)
@@ -110,8 +115,13 @@ describe('npm run emu', () => {
       err: () => {},
       env: { EMU_URL: live.url, EMU_ADMIN_TOKEN: ADMIN_TOKEN },
       signal: stop.signal,
+      fetch: async (input, init) => {
+        const res = await fetch(input, init)
+        started()
+        return res
+      },
     })
-    await new Promise((r) => setTimeout(r, 100))
+    await cursorRead
     await fetch(`${live.url}/api/api2/announcement`, { headers: { 'x-emu-scope': 'cli-journal' } }).then(
       (r) => r.text(),
     )

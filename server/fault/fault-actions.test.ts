@@ -117,13 +117,21 @@ for (const mode of ['emulator', 'proxy'] as const) {
     })
 
     it('delay: the delayed call answers after an undelayed one started later, and in full', async () => {
-      await emu.fault('/api/api/getBalance', { type: 'delay', ms: 400 }, { times: 1 })
+      const rule = await emu.fault('/api/api/getBalance', { type: 'delay', ms: 400 }, { times: 1 })
       const order: string[] = []
+      // The layer says when the first call has reached it: the second starts only then.
+      const reached = new Promise<void>((resolve) => {
+        const off = live.app.faults.onFiring((fired) => {
+          if (fired.id !== rule.id) return
+          off()
+          resolve()
+        })
+      })
       const slow = balance().then((o) => {
         order.push('slow')
         return o
       })
-      await new Promise((r) => setTimeout(r, 50))
+      await reached
       // The rule is spent the moment the first call matched, so this one is not delayed.
       const fast = await balance()
       order.push('fast')

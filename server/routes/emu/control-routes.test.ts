@@ -33,9 +33,9 @@ async function getJson(url: string, init: RequestInit = {}) {
   return { status: res.status, body: (await res.json()) as { code: number; msg?: string; data: unknown } }
 }
 
-/** A urlencoded POST whose body is sent 50 ms after the head, in a packet of its own. */
-function postLate(base: string, path: string, token: string, scope: string): Promise<{ code: number }> {
-  const { hostname, port } = new URL(base)
+/** A urlencoded POST whose body is sent once the server has read the head, in a packet of its own. */
+function postLate(server: LiveServer, path: string, token: string, scope: string): Promise<{ code: number }> {
+  const { hostname, port } = new URL(server.url)
   const body = new URLSearchParams({ old_password: 'wrong-password', new_password: 'secret999' }).toString()
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
@@ -44,7 +44,7 @@ function postLate(base: string, path: string, token: string, scope: string): Pro
           `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n` +
           'connection: close\r\n\r\n',
       )
-      setTimeout(() => socket.write(body), 50)
+      server.app.server.once('request', () => socket.write(body))
     })
     let answer = ''
     socket.setEncoding('utf8')
@@ -102,7 +102,7 @@ describe('scopes', () => {
     // A scope's clock moves only that scope's time: the emulator's own session check follows it.
     await a.advanceClock(8 * 24 * 3600 * 1000)
     // Also for a call whose body arrives after its head, and is read outside the request's scope.
-    expect(await postLate(live.url, '/api/users/change-password', player.token, 'test-a')).toMatchObject({
+    expect(await postLate(live, '/api/users/change-password', player.token, 'test-a')).toMatchObject({
       code: 10001,
     })
     expect(await call('test-a')).toEqual({ status: 200, code: 10001 })
