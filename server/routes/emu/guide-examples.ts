@@ -28,6 +28,17 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   return blocks
 }
 
+/** The title of the `## ` section a line (1-based) is in, or null before the first. */
+export function sectionOf(markdown: string, line: number): string | null {
+  let title: string | null = null
+  for (const [i, text] of markdown.split('\n').entries()) {
+    if (i + 1 > line) break
+    const m = /^## (.+)$/.exec(text)
+    if (m?.[1]) title = m[1].trim()
+  }
+  return title
+}
+
 /** One command line of a shell block. */
 export interface ShellCommand {
   /** The line as written (continuations joined), for messages. */
