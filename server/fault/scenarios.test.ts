@@ -379,6 +379,24 @@ describe('scenarios in proxy mode', () => {
         ],
       }),
     )
+    // Whose clock would go back, and whose session is no token: both found before any step runs.
+    await writeFile(
+      join(fixtures, 'scenarios', 'refused-late.json'),
+      JSON.stringify({
+        name: 'refused-late',
+        description: 'a login, then a clock in the past and a session that is no token',
+        steps: [
+          {
+            method: 'POST',
+            url: '/api/login',
+            multipart: { phone: '13800138000', password: 'demo1234' },
+            save: { token: 'data.token' },
+          },
+        ],
+        clock: { mode: 'frozen', at: 0 },
+        sessions: [{ token: 'not a token', fault: 'expire' }],
+      }),
+    )
     live = await startLive('proxy', { FIXTURES_DIR: fixtures })
   }, 120_000)
   afterAll(async () => {
@@ -471,6 +489,18 @@ describe('scenarios in proxy mode', () => {
       '步骤 5 (GET /api/api2/wallets) 需要登录：给 auth（保存 token 的变量名）',
       expect.stringMatching(/^步骤 6 .*字段 reason: /),
     ])
+  })
+
+  it('refuse a clock that would go back and a session that is no token before the first step', async () => {
+    const emu = new EmuClient({ url: live.url, adminToken: live.adminHeaders['x-emu-admin-token'] })
+    const upstream = new EmuClient({ url: live.upstreamUrl })
+    const logins = await upstream.countRequests({ path: '/api/login' })
+    const refused = emu.activate('refused-late') // the world clock: it may not go back
+    await expect(refused).rejects.toThrow(/未执行，没有任何改动/)
+    await expect(refused).rejects.toThrow(/世界时钟不能往回拨/)
+    await expect(refused).rejects.toThrow(/会话 not a token: 不是会话 token/)
+    expect(await upstream.countRequests({ path: '/api/login' })).toBe(logins)
+    expect((await emu.clock()).mode).toBe('real')
   })
 
   it('steps that change data upstream: allowed, they run; a later failure undoes what can be undone and names the rest', async () => {
