@@ -335,6 +335,8 @@ describe('activating each scenario', () => {
     expect(after.scenario).toBe('session-expired')
     expect(after.sessionFaults).toEqual(before.sessionFaults)
     expect(after.sessionFaults).toHaveLength(1)
+    // Neither activation has a clock: the scope still reads the world's.
+    expect((await scoped.clock()).scope).toBeNull()
     await expect(emu.activate('no-such-scenario')).rejects.toMatchObject({ status: 404 })
   })
 

@@ -145,7 +145,8 @@ export async function activateScenario(
   const { scope } = opts
   const faults = app.faults
   const params = { ...scenario.params, ...opts.params }
-  const target = scope === null ? clock : clock.forScope(scope)
+  // The scope's own clock is made only when the scenario sets or moves it.
+  const target = () => (scope === null ? clock : clock.forScope(scope))
   // All or nothing: every step is checked before the first one runs (or touches an upstream).
   const problems = checkScenario(scenario, Object.keys(params), opts)
   const rules = scenario.rules.map((rule) => ({
@@ -161,7 +162,7 @@ export async function activateScenario(
   }
   if (scenario.clock) {
     const problem = clockProblem(
-      target,
+      clock,
       { ...scenario.clock, ...(opts.force ? { force: true } : {}) },
       scope === null,
     )
@@ -209,7 +210,7 @@ export async function activateScenario(
     for (const token of sessionTokens) assertSessionToken(app, token, opts.emulated)
     // The clock first: the one part of the new set-up that can still be refused.
     if (scenario.clock) {
-      setClock(target, opts.force ? { ...scenario.clock, force: true } : scenario.clock, scope === null)
+      setClock(target(), opts.force ? { ...scenario.clock, force: true } : scenario.clock, scope === null)
     }
   } catch (err) {
     const message = err instanceof ApiError ? err.message : String(err)
@@ -221,7 +222,7 @@ export async function activateScenario(
   // Everything ran: the new set-up replaces the scope's old one (or the unscoped one); other
   // scopes keep theirs.
   faults.clearSetup(scope)
-  if (scenario.advanceMs) target.advance(scenario.advanceMs)
+  if (scenario.advanceMs) target().advance(scenario.advanceMs)
   const added: string[] = []
   for (const rule of rules) added.push(faults.rules.add(rule, clock.nowFor(scope)).id)
   for (const [i, s] of scenario.sessions.entries()) {
