@@ -56,6 +56,26 @@ export interface ShellCommand {
 type Part = { kind: 'text'; text: string } | { kind: 'var'; name: string }
 export type Word = Part[]
 
+/**
+ * The commands written in the text itself, outside fenced blocks, as inline code: `npm run …`
+ * or `curl …` (a table's "try it" column, a command in a sentence). A span ending in `…` is a
+ * shape, not a command, and is left out.
+ */
+export function inlineCommands(markdown: string): ShellCommand[] {
+  const out: ShellCommand[] = []
+  let fenced = false
+  for (const [i, line] of markdown.split('\n').entries()) {
+    if (/^```/.test(line)) fenced = !fenced
+    if (fenced || /^```/.test(line)) continue
+    for (const m of line.matchAll(/`((?:npm run|curl) [^`]*)`/g)) {
+      const source = m[1] ?? ''
+      if (source.endsWith('…')) continue
+      out.push({ source, line: i + 1, assign: null, words: splitWords(source).words, comment: '' })
+    }
+  }
+  return out
+}
+
 /** The commands of a shell block; `startLine` is the line of the block's fence. */
 export function shellCommands(text: string, startLine = 0): ShellCommand[] {
   const out: ShellCommand[] = []
