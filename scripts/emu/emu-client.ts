@@ -283,7 +283,7 @@ export class EmuClient {
         if (!open) cursor = e.seq
       }
       for (const seq of shown) if (seq <= cursor) shown.delete(seq)
-      await new Promise((resolve) => setTimeout(resolve, opts.intervalMs ?? 500))
+      await pause(opts.intervalMs ?? 500, opts.signal)
     }
   }
 
@@ -388,6 +388,20 @@ export class EmuClient {
     }
     return endpoint.data.parse(envelope.data.data) as ControlDataOf<E>
   }
+}
+
+/** Waits `ms`, or less when the signal aborts first (a tail stops at once). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+  })
 }
 
 /**
