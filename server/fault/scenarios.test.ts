@@ -460,6 +460,21 @@ describe('scenarios in proxy mode', () => {
     ])
   })
 
+  it('of the shipped scenarios, those without steps and withdrawal-pending run in proxy mode (the guide says so)', async () => {
+    const files = (await readdir(DIR)).filter((f) => f.endsWith('.json'))
+    for (const file of files) {
+      const scenario = await loadScenarioFile(join(DIR, file))
+      expect(checkScenario(scenario, Object.keys(scenario.params), { emulated: true }), file).toEqual([])
+      const proxied = checkScenario(scenario, Object.keys(scenario.params), {
+        emulated: false,
+        allowData: true,
+      })
+      expect(proxied.length === 0, file).toBe(
+        scenario.steps.length === 0 || scenario.name === 'withdrawal-pending',
+      )
+    }
+  })
+
   it('check every step against its contract before anything runs; a templated field waits', () => {
     const scenario = scenarioSchema.parse({
       name: 'typos',
