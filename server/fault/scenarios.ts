@@ -418,6 +418,10 @@ async function runStep(
   if (opts.scope !== null) base[SCOPE_HEADER] = opts.scope
   if (step.auth) base[TOKEN_HEADER] = fillTemplate(`{{${step.auth}}}`, vars)
   const headers: Record<string, string> = { ...(step.headers ? fillRecord(step.headers, vars) : {}), ...base }
+  // What an undo sends again: the same session, scope and keys, but never the step's body type.
+  const again = Object.fromEntries(
+    Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'content-type'),
+  )
   let payload: string | undefined
   let sent: unknown = null
   if (step.json !== undefined) {
@@ -440,7 +444,7 @@ async function runStep(
     name,
     step,
     url,
-    headers: base,
+    headers: again,
     sent,
     status: res.status,
     code: res.code,
