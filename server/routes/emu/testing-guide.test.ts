@@ -231,10 +231,20 @@ describe("the tester's guide", () => {
     expect(scripts).toBeGreaterThanOrEqual(2)
   }, 60_000)
 
-  it('every JSON example is a valid scenario', async () => {
+  it('every JSON example is a valid scenario, and activates as it stands', async () => {
     const blocks = codeBlocks(await readFile(GUIDE, 'utf8')).filter((b) => b.lang === 'json')
     expect(blocks.length).toBeGreaterThan(0)
-    for (const b of blocks) scenarioSchema.parse(JSON.parse(b.text))
+    for (const b of blocks) {
+      const scenario = scenarioSchema.parse(JSON.parse(b.text))
+      await writeFile(join(fixtures, 'scenarios', `${scenario.name}.json`), b.text)
+      // In a scope of its own: its clock and rules stay there.
+      const emu = new EmuClient({ url: live.url }).withScope(`guide-json-${b.line}`)
+      const activation = await emu.activate(scenario.name)
+      expect(activation.rules).toHaveLength(scenario.rules.length)
+      expect(activation.steps.map((s) => s.code)).toEqual(scenario.steps.map(() => 1))
+      expect((await emu.state()).scenario).toBe(scenario.name)
+      await emu.reset()
+    }
   })
 
   it('names only methods the typed client has', async () => {
