@@ -4,8 +4,8 @@ import { updatePaymentPassword } from '@shared/contract/account'
 import { MSG } from '@shared/messages'
 import { api } from './support/api'
 import { addFault, baseUrl, countCalls, login, registerPlayer } from './support/emu'
+import { test as emuTest, expect } from './support/emu-fixture'
 import {
-  expect,
   expectSessionCleared,
   openHomePastRequestTimeout,
   openLoggedIn,
@@ -229,5 +229,21 @@ test.describe('network shapes as Chromium sees them', () => {
     expect(throttled.chunks).toBeGreaterThan(1)
     await addFault(scope, { match: shape('cut'), action: { type: 'timeout', ms: 200 } })
     expect((await read('cut')).error).toBe('TypeError')
+  })
+})
+
+/**
+ * The tester's guide's Playwright fixture (docs/testing.md, "From Vitest and Playwright"), used as
+ * the guide shows it: the guide's test reads this one, word for word.
+ */
+emuTest.describe("the guide's emu fixture", () => {
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  emuTest.use({ baseURL: async ({}, use) => use(baseUrl()) })
+
+  emuTest("a scope of its own: the page's calls meet the test's rules", async ({ page, emu }) => {
+    await emu.fault('/api/**', { type: 'reset', after: 'head' })
+    await page.goto('/home')
+    await expect(page.getByText('网络连接错误，请检查网络设置').first()).toBeVisible()
+    await emu.expectCalled({ path: '/api/**', atLeast: 1 })
   })
 })

@@ -102,6 +102,11 @@ describe('npm run emu', () => {
 
     const stop = new AbortController()
     const seen: string[] = []
+    // tail reads where the journal ends first; the call to show is made once that answer is in.
+    let started: () => void = () => {}
+    const cursorRead = new Promise<void>((resolve) => {
+      started = resolve
+    })
     const tail = runCli(['tail', '--interval', '20', '--scope', 'cli-journal'], {
       out: (l) => {
         seen.push(l)
@@ -110,8 +115,13 @@ describe('npm run emu', () => {
       err: () => {},
       env: { EMU_URL: live.url, EMU_ADMIN_TOKEN: ADMIN_TOKEN },
       signal: stop.signal,
+      fetch: async (input, init) => {
+        const res = await fetch(input, init)
+        started()
+        return res
+      },
     })
-    await new Promise((r) => setTimeout(r, 100))
+    await cursorRead
     await fetch(`${live.url}/api/api2/announcement`, { headers: { 'x-emu-scope': 'cli-journal' } }).then(
       (r) => r.text(),
     )
@@ -124,6 +134,13 @@ describe('npm run emu', () => {
     expect(none.code).toBe(2)
     expect(none.err).toMatch(/exactly one action/)
     expect((await emu('frobnicate')).code).toBe(2)
+    // Clearing rules names its scope, as reset does.
+    await emu('fault', 'add', '--path', '/api/nothing', '--hang', '--scope', 'cli-clear')
+    expect((await emu('fault', 'clear')).code).toBe(2)
+    expect((await emu('fault', 'clear', '--all', '--scope', 'cli-clear')).code).toBe(2)
+    expect((await emu('fault', 'list', '--scope', 'cli-clear')).out).not.toBe('no rules')
+    expect(JSON.parse((await emu('fault', 'clear', '--scope', 'cli-clear')).out)).toEqual({ removed: 1 })
+    expect(JSON.parse((await emu('fault', 'clear', '--all')).out)).toMatchObject({ removed: 0 })
     const missing = await emu('fault', 'get', 'nope')
     expect(missing.code).toBe(1)
     expect(missing.err).toMatch(/404/)

@@ -32,7 +32,8 @@ reads and changes only that scope).
                --query T --header T --body-field T (repeatable; T: name=value, name~=regex, name, !name)
      schedule: --times N --after N --every N --retry-passes --probability P --until TIME --seed N --label TEXT
      states:   --in-scenario NAME [--when-state S] [--set-state S]
-  fault list | fault get <id> | fault rm <id> | fault clear
+  fault list | fault get <id> | fault rm <id>
+  fault clear --all | --scope S fault clear   every scope's rules, or one scope's
 
   record start <name> [match] [--overwrite]   record what matched calls are answered (match: --path --method
                                           --query --header); record stop writes fixtures/scenarios/<name>.json
@@ -533,9 +534,14 @@ async function faultCommand(
       await client.deleteFault(arg)
       io.out(`deleted ${arg}`)
       return 0
-    case 'clear':
-      print(await client.clearFaults())
+    case 'clear': {
+      const scoped = client.options.scope !== undefined
+      if (!scoped && !v.all)
+        throw new UsageError('fault clear needs --all (every scope) or --scope S (one scope)')
+      if (scoped && v.all) throw new UsageError('give --all or --scope, not both')
+      print(await client.clearFaults(v.all ? { all: true } : {}))
       return 0
+    }
     default:
       throw new UsageError(`unknown fault command: ${sub}`)
   }

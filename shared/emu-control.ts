@@ -358,7 +358,17 @@ const boolParam = z.union([
 ])
 const intParam = z.coerce.number().int()
 
-const shortTest = z.string().min(1)
+/** A short-form test (`name~=regex` has a valid regular expression). */
+const shortTest = z
+  .string()
+  .min(1)
+  .refine(
+    (text) => {
+      const test = parseFieldTest(text)[1]
+      return typeof test !== 'object' || !('matches' in test) || isRegExp(test.matches)
+    },
+    { error: 'not a valid regular expression after ~=' },
+  )
 /** Field tests, as a record or in short form (`name=value`, `name~=regex`, `name`, `!name`). */
 const fieldFilterSchema = z.union([fieldTestsSchema, shortTest, z.array(shortTest)])
 

@@ -153,8 +153,19 @@ export class EmuClient {
     return this.control(control.deleteFault, { params: { id } }).then(() => undefined)
   }
 
-  clearFaults(): Promise<{ removed: number }> {
-    return this.control(control.clearFaults)
+  /**
+   * Removes this scope's rules. `{ all: true }` (a client without a scope only): every scope's.
+   * A client without a scope must say `all`: the server refuses a clear that names no scope.
+   */
+  clearFaults(options: { all?: boolean } = {}): Promise<{ removed: number }> {
+    if (options.all && this.options.scope) {
+      throw new EmuControlError(
+        0,
+        null,
+        `clearFaults({ all: true }) on a client of scope ${this.options.scope}`,
+      )
+    }
+    return this.control(control.clearFaults, options.all ? { query: { scope: ALL_SCOPES } } : {})
   }
 
   /**
@@ -272,7 +283,7 @@ export class EmuClient {
         if (!open) cursor = e.seq
       }
       for (const seq of shown) if (seq <= cursor) shown.delete(seq)
-      await new Promise((resolve) => setTimeout(resolve, opts.intervalMs ?? 500))
+      await pause(opts.intervalMs ?? 500, opts.signal)
     }
   }
 
@@ -377,6 +388,20 @@ export class EmuClient {
     }
     return endpoint.data.parse(envelope.data.data) as ControlDataOf<E>
   }
+}
+
+/** Waits `ms`, or less when the signal aborts first (a tail stops at once). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+  })
 }
 
 /**

@@ -63,7 +63,7 @@ for (const mode of ['emulator', 'proxy'] as const) {
       await live.close()
     }, 120_000)
     beforeEach(async () => {
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
     })
 
     const balance = (extra: Record<string, string> = {}) =>
@@ -83,7 +83,7 @@ for (const mode of ['emulator', 'proxy'] as const) {
       if (out.kind === 'response') {
         expect(JSON.parse(out.body)).toEqual({ code: 10001, msg: MSG.sessionExpired, data: null })
       }
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
       await emu.fault('/api/**', { type: 'envelope', code: 401, message: 'unauthorised' })
       const second = await balance()
       if (second.kind !== 'response') throw new Error(second.message)
@@ -100,14 +100,14 @@ for (const mode of ['emulator', 'proxy'] as const) {
       const out = await balance()
       expect(out).toMatchObject({ kind: 'response', status: 503, body: 'down for maintenance' })
       if (out.kind === 'response') expect(out.headers['retry-after']).toBe('7')
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
       await emu.fault('/api/api/getBalance', { type: 'status', status: 401 })
       const json = await balance()
       if (json.kind !== 'response') throw new Error(json.message)
       expect(json.status).toBe(401)
       expect(JSON.parse(json.body)).toMatchObject({ code: 401 })
       // Without a body, a Chinese envelope the app can show, never the HTTP reason phrase.
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
       await emu.fault('/api/api/getBalance', { type: 'status', status: 500 })
       const plain = await balance()
       if (plain.kind !== 'response') throw new Error(plain.message)
@@ -117,13 +117,21 @@ for (const mode of ['emulator', 'proxy'] as const) {
     })
 
     it('delay: the delayed call answers after an undelayed one started later, and in full', async () => {
-      await emu.fault('/api/api/getBalance', { type: 'delay', ms: 400 }, { times: 1 })
+      const rule = await emu.fault('/api/api/getBalance', { type: 'delay', ms: 400 }, { times: 1 })
       const order: string[] = []
+      // The layer says when the first call has reached it: the second starts only then.
+      const reached = new Promise<void>((resolve) => {
+        const off = live.app.faults.onFiring((fired) => {
+          if (fired.id !== rule.id) return
+          off()
+          resolve()
+        })
+      })
       const slow = balance().then((o) => {
         order.push('slow')
         return o
       })
-      await new Promise((r) => setTimeout(r, 50))
+      await reached
       // The rule is spent the moment the first call matched, so this one is not delayed.
       const fast = await balance()
       order.push('fast')
@@ -391,6 +399,49 @@ for (const mode of ['emulator', 'proxy'] as const) {
       expect(out.kind === 'response' && JSON.parse(out.body).code).toBe(778)
       const plain = await balance({ 'x-client': 'android' })
       expect(plain.kind === 'response' && JSON.parse(plain.body).code).toBe(1)
+      // The guide's two body matchers on withdrawals: a call they do not fire on reaches the
+      // emulator, which checks the session first (10001 without one) and then reads the body.
+      await emu.addFault({
+        match: {
+          method: 'POST',
+          path: '/api/api2/withdraw',
+          body: { amount: { matches: '^([5-9]\\d\\d|\\d{4,})' } },
+        },
+        action: { type: 'envelope', code: 0, msg: '超出单笔限额' },
+      })
+      await emu.addFault({
+        match: {
+          method: 'POST',
+          path: '/api/api2/withdraw',
+          body: { pay_password: { present: true }, amount: '20' },
+        },
+        action: { type: 'envelope', code: 0, msg: '支付密码错误' },
+      })
+      const withdraw = async (amount: string, headers: Record<string, string>) => {
+        const res = await fetch(`${live.url}/api/api2/withdraw`, {
+          method: 'POST',
+          headers,
+          body: new URLSearchParams({ wallet_id: '999999', amount, pay_password: '123456' }),
+        })
+        return { status: res.status, body: (await res.json()) as { code: number; msg?: string } }
+      }
+      expect(await withdraw('600', { token })).toMatchObject({
+        status: 200,
+        body: { code: 0, msg: '超出单笔限额' },
+      })
+      expect(await withdraw('20', { token })).toMatchObject({
+        status: 200,
+        body: { code: 0, msg: '支付密码错误' },
+      })
+      const through = await withdraw('30', { token })
+      expect(through.status).toBe(200)
+      expect(through.body.msg).not.toMatch(/超出单笔限额|支付密码错误/)
+      expect(through.body.code).not.toBe(1)
+      expect(await withdraw('30', {})).toMatchObject({ status: 200, body: { code: CODE.sessionExpired } })
+      expect(await withdraw('30', { token: 'not-a-session-token-000000' })).toMatchObject({
+        status: 200,
+        body: { code: CODE.sessionExpired },
+      })
       // A path with a query string is refused, naming where the query goes.
       await expect(
         emu.fault('/api/api/getBalance?player_id=1', { type: 'envelope', code: 1 }),
@@ -405,7 +456,7 @@ for (const mode of ['emulator', 'proxy'] as const) {
       )
       const before = (await emu.requests({ limit: 1 })).lastSeq
       await balance()
-      await emu.clearFaults()
+      await emu.clearFaults({ all: true })
       await balance()
       const page = await emu.requests({ afterSeq: before, path: '/api/api/getBalance' })
       expect(page.entries.map((e) => [e.code, e.fault?.ruleId ?? null, e.outcome])).toEqual([

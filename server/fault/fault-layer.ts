@@ -33,6 +33,7 @@ export class FaultLayer {
   readonly access: AdminAccess
   journal: Journal | null = null
   private readonly scenarios = new Map<string | null, string>()
+  private readonly firingListeners = new Set<(rule: Firing['rule']) => void>()
   /** Recordings in progress, by scope (null: every call). */
   readonly recorders = new Map<string | null, Recorder>()
 
@@ -82,6 +83,15 @@ export class FaultLayer {
 
   sessionFaultList(): { token: string; fault: SessionFault; scope: string | null }[] {
     return this.matcher.sessionFaultList()
+  }
+
+  /**
+   * Calls `listener` each time a rule fires, the moment the layer decides (before a delayed answer
+   * leaves): a test can wait for a call to have reached the layer. Answers the unsubscribe.
+   */
+  onFiring(listener: (rule: Firing['rule']) => void): () => void {
+    this.firingListeners.add(listener)
+    return () => this.firingListeners.delete(listener)
   }
 
   setScenario(scope: string | null, name: string): void {
@@ -203,8 +213,9 @@ export class FaultLayer {
     payload: Readable,
     limit: number,
   ): Promise<{ verdict: Verdict; body: Readable }> {
+    // faultFacts stays set: it tells the route that the session check waited for this decision
+    // (server/http/contract-route.ts checks it in preValidation when the rule lets the call through).
     const facts = request.faultFacts
-    request.faultFacts = null
     const bytes = await readAll(payload, limit)
     const entry = request.journalEntry
     if (entry) this.journal?.setRequestBody(entry, bytes)
@@ -223,6 +234,7 @@ export class FaultLayer {
   ): Verdict {
     if (!firing) return
     request.faultNote = `rule:${firing.rule.id}`
+    for (const listener of this.firingListeners) listener(firing.rule)
     if (entry) {
       entry.fault = {
         kind: 'rule',

@@ -250,4 +250,31 @@ describe('state machines', () => {
     expect(store.stateOf('b', 'm')).toBe('two')
     expect(() => store.add({ whenState: 'x', action: status503 }, 0)).toThrow(/inScenario/)
   })
+
+  it('the call that moves a machine is not counted by the rules of the state it moved to', () => {
+    const store = new RuleStore()
+    const first = store.add(
+      { inScenario: 'm', whenState: 'Started', setState: 's2', action: { type: 'envelope', code: 1 } },
+      0,
+    )
+    const second = store.add(
+      {
+        match: { nth: 1 },
+        inScenario: 'm',
+        whenState: 's2',
+        setState: 'done',
+        action: { type: 'envelope', code: 2 },
+      },
+      0,
+    )
+    const codes: unknown[] = []
+    for (let i = 0; i < 3; i++) {
+      const f = store.decide(req())
+      codes.push(f?.action.type === 'envelope' ? f.action.code : null)
+    }
+    expect(codes).toEqual([1, 2, null])
+    expect(store.get(first.id)).toMatchObject({ matched: 1, fired: 1 })
+    expect(store.get(second.id)).toMatchObject({ matched: 1, fired: 1, spent: true })
+    expect(store.stateOf(null, 'm')).toBe('done')
+  })
 })

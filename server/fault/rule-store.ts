@@ -175,7 +175,6 @@ export class RuleStore {
     return this.rules.length
   }
 
-  /** The first rule, in the order added, that fires for this request; every matching rule counts the call. */
   /**
    * Whether a rule that could fire on this request tests body fields: the decision must then wait
    * for the body.
@@ -190,11 +189,16 @@ export class RuleStore {
     return false
   }
 
+  /** The first rule, in the order added, that fires for this request; every matching rule counts the call. */
   decide(req: RequestFacts): Firing | null {
     let firing: Firing | null = null
     let query: Fields | null = null
     let headers: Fields | null = null
     let body: Fields | null = null
+    // The state the firing rule moves its machine to applies from the next call on: every rule
+    // sees the states as they were when this call arrived, so the call that moved a machine is
+    // not also counted (or fired) by the rules of the state it moved to.
+    let move: { scope: string | null; name: string; state: string } | null = null
     for (const stored of this.rules) {
       const { rule, pathRe, random } = stored
       if (rule.scope !== undefined && rule.scope !== req.scope) continue
@@ -234,12 +238,13 @@ export class RuleStore {
       rule.fired++
       if (rule.retryPasses) stored.awaitingRetry = call
       if (rule.inScenario !== undefined && rule.setState !== undefined) {
-        this.setState(rule.scope ?? null, rule.inScenario, rule.setState)
+        move = { scope: rule.scope ?? null, name: rule.inScenario, state: rule.setState }
       }
       if (rule.times !== undefined && rule.fired >= rule.times) rule.spent = true
       if (rule.match.nth !== undefined) rule.spent = true
       firing = { rule, action: rule.action, random }
     }
+    if (move) this.setState(move.scope, move.name, move.state)
     return firing
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -323,19 +323,87 @@ describe('activating each scenario', () => {
     expect(await call(live.url, path, headers('sm-1'))).toBe(503)
   })
 
-  it('a failing step stops the activation with a message naming it', async () => {
-    await expect(emu.activate('withdrawal-rejected', { amount: '1' })).rejects.toThrow(/步骤 4 \(withdraw\)/)
+  it('a failing step stops the activation with a message naming it; the old set-up stays', async () => {
+    const scoped = emu.withScope('keeps')
+    await scoped.activate('session-expired')
+    const before = await scoped.state()
+    const failed = scoped.activate('withdrawal-rejected', { amount: '1' })
+    await expect(failed).rejects.toThrow(/步骤 4 \(withdraw\)/)
+    // The demo player's address was bound by the seed ("already bound"): nothing to undo.
+    await expect(failed).rejects.toThrow(/没有留下任何改动/)
+    const after = await scoped.state()
+    expect(after.scenario).toBe('session-expired')
+    expect(after.sessionFaults).toEqual(before.sessionFaults)
+    expect(after.sessionFaults).toHaveLength(1)
+    // Neither activation has a clock: the scope still reads the world's.
+    expect((await scoped.clock()).scope).toBeNull()
     await expect(emu.activate('no-such-scenario')).rejects.toMatchObject({ status: 404 })
+  })
+
+  it('a step that fails after others changed data: each change with an undo is undone, the rest named', async () => {
+    const p = await demo()
+    const wallets = async () =>
+      ((await p.json('/api/api2/wallets')).data.list as { address: string }[]).map((w) => w.address)
+    const before = await wallets()
+    // A new address is bound (code 1), then the withdrawal is refused: the address goes again.
+    const failed = emu.activate('withdrawal-pending', {
+      address: 'TTbh7qmTJjhe5cRQjWHqLg1nDh7nZdED1R',
+      amount: '99999',
+    })
+    await expect(failed).rejects.toThrow(/步骤 4 \(withdraw\) 失败/)
+    await expect(failed).rejects.toThrow(/已撤销：\n {2}步骤 2 \(bind the address.*删除绑定的地址 TTbh7q/)
+    await expect(failed).rejects.toThrow(/没有留下任何改动/)
+    expect(await wallets()).toEqual(before)
   })
 })
 
 describe('scenarios in proxy mode', () => {
   let live: LiveServer
+  /** The shipped scenarios, and one whose last step fails after a withdrawal. */
+  let fixtures: string
   beforeAll(async () => {
-    live = await startLive('proxy')
+    fixtures = await mkdtemp(join(tmpdir(), 'proxy-scenarios-'))
+    await cp(DIR, join(fixtures, 'scenarios'), { recursive: true })
+    const pending = JSON.parse(await readFile(join(DIR, 'withdrawal-pending.json'), 'utf8')) as {
+      steps: unknown[]
+      params: Record<string, string>
+    }
+    await writeFile(
+      join(fixtures, 'scenarios', 'withdrawal-then-check.json'),
+      JSON.stringify({
+        ...pending,
+        name: 'withdrawal-then-check',
+        description: 'withdrawal-pending, then a check that fails',
+        params: { ...pending.params, address: 'TCGiqPXkZctFdxZuJbrnpKCS9KgBk2rnmv', amount: '10' },
+        steps: [
+          ...pending.steps,
+          { name: 'check', url: '/api/api2/wallets', auth: 'token', expectCode: [99] },
+        ],
+      }),
+    )
+    // Whose clock would go back, and whose session is no token: both found before any step runs.
+    await writeFile(
+      join(fixtures, 'scenarios', 'refused-late.json'),
+      JSON.stringify({
+        name: 'refused-late',
+        description: 'a login, then a clock in the past and a session that is no token',
+        steps: [
+          {
+            method: 'POST',
+            url: '/api/login',
+            multipart: { phone: '13800138000', password: 'demo1234' },
+            save: { token: 'data.token' },
+          },
+        ],
+        clock: { mode: 'frozen', at: 0 },
+        sessions: [{ token: 'not a token', fault: 'expire' }],
+      }),
+    )
+    live = await startLive('proxy', { FIXTURES_DIR: fixtures })
   }, 120_000)
   afterAll(async () => {
     await live.close()
+    await rm(fixtures, { recursive: true, force: true })
   }, 120_000)
 
   it('apply rules and session faults on the proxy; steps that need the emulator say so', async () => {
@@ -367,9 +435,19 @@ describe('scenarios in proxy mode', () => {
       name: 'pay',
       description: 'd',
       steps: [
-        { method: 'POST', url: '/api/login', multipart: { phone: '1' }, save: { token: 'data.token' } },
+        {
+          method: 'POST',
+          url: '/api/login',
+          multipart: { phone: '13800138000', password: 'demo1234' },
+          save: { token: 'data.token' },
+        },
         { method: 'GET', url: '/api/api/getBalance?player_id={{player}}', auth: 'token' },
-        { method: 'POST', url: '/api/api2/withdraw', form: { amount: '{{amount}}' }, auth: 'token' },
+        {
+          method: 'POST',
+          url: '/api/api2/withdraw',
+          form: { wallet_id: '1', amount: '{{amount}}', pay_password: '123456' },
+          auth: 'token',
+        },
       ],
     })
     expect(checkScenario(scenario, ['player', 'amount'], { emulated: true })).toEqual([])
@@ -380,5 +458,116 @@ describe('scenarios in proxy mode', () => {
     expect(checkScenario(scenario, ['amount'], { emulated: true })).toEqual([
       '步骤 2 (GET /api/api/getBalance?player_id={{player}}) 用到未定义的变量 player',
     ])
+  })
+
+  it('of the shipped scenarios, those without steps and withdrawal-pending run in proxy mode (the guide says so)', async () => {
+    const files = (await readdir(DIR)).filter((f) => f.endsWith('.json'))
+    for (const file of files) {
+      const scenario = await loadScenarioFile(join(DIR, file))
+      expect(checkScenario(scenario, Object.keys(scenario.params), { emulated: true }), file).toEqual([])
+      const proxied = checkScenario(scenario, Object.keys(scenario.params), {
+        emulated: false,
+        allowData: true,
+      })
+      expect(proxied.length === 0, file).toBe(
+        scenario.steps.length === 0 || scenario.name === 'withdrawal-pending',
+      )
+    }
+  })
+
+  it('check every step against its contract before anything runs; a templated field waits', () => {
+    const scenario = scenarioSchema.parse({
+      name: 'typos',
+      description: 'd',
+      steps: [
+        { method: 'POST', url: '/api/login', multipart: { phone: '1' }, save: { token: 'data.token' } },
+        {
+          method: 'POST',
+          url: '/api/api2/withdraw',
+          form: { amount: '{{amount}}', wallet: '1' },
+          auth: 'token',
+        },
+        { method: 'POST', url: '/api/api2/nothing' },
+        { method: 'GET', url: '/api/api2/withdraw', auth: 'token' },
+        { method: 'GET', url: '/api/api2/wallets' },
+        { method: 'POST', url: '/__emu/withdrawals/{{id}}/reject', json: { reason: 5 } },
+        { method: 'POST', url: '/__emu/withdrawals/{{id}}/reject', json: { reason: '{{why}}' } },
+      ],
+    })
+    const problems = checkScenario(scenario, ['amount', 'id', 'why'], { emulated: true })
+    expect(problems).toEqual([
+      expect.stringMatching(/^步骤 1 .*字段 phone: /),
+      expect.stringMatching(/^步骤 1 .*字段 password: /),
+      expect.stringMatching(/^步骤 2 .*字段 wallet_id: /),
+      expect.stringMatching(/^步骤 2 .*字段 pay_password: /),
+      expect.stringMatching(/^步骤 2 .*字段: .*wallet/),
+      '步骤 3 (POST /api/api2/nothing) 不是已知的接口: /api/api2/nothing',
+      '步骤 4 (GET /api/api2/withdraw) 用了 GET，这个接口要 POST',
+      '步骤 5 (GET /api/api2/wallets) 需要登录：给 auth（保存 token 的变量名）',
+      expect.stringMatching(/^步骤 6 .*字段 reason: /),
+    ])
+  })
+
+  it('refuse a clock that would go back and a session that is no token before the first step', async () => {
+    const emu = new EmuClient({ url: live.url, adminToken: live.adminHeaders['x-emu-admin-token'] })
+    const upstream = new EmuClient({ url: live.upstreamUrl })
+    const logins = await upstream.countRequests({ path: '/api/login' })
+    const refused = emu.activate('refused-late') // the world clock: it may not go back
+    await expect(refused).rejects.toThrow(/未执行，没有任何改动/)
+    await expect(refused).rejects.toThrow(/世界时钟不能往回拨/)
+    await expect(refused).rejects.toThrow(/会话 not a token: 不是会话 token/)
+    expect(await upstream.countRequests({ path: '/api/login' })).toBe(logins)
+    expect((await emu.clock()).mode).toBe('real')
+  })
+
+  it('steps that change data upstream: allowed, they run; a later failure undoes what can be undone and names the rest', async () => {
+    const emu = new EmuClient({ url: live.url, adminToken: live.adminHeaders['x-emu-admin-token'] })
+    const scoped = emu.withScope('upstream-data')
+    await scoped.activate('session-revoked')
+    const player = await liveLogin(live.upstreamUrl)
+    const upstream = async (path: string) => {
+      const res = await fetch(`${live.upstreamUrl}${path}`, { headers: { token: player.token } })
+      return ((await res.json()) as { data: { list: { address: string; status?: string }[] } }).data.list
+    }
+    const addresses = async () => (await upstream('/api/api2/wallets')).map((w) => w.address)
+    const before = await addresses()
+
+    // Refused as a whole without allowData: nothing reaches the upstream.
+    await expect(scoped.activate('withdrawal-pending')).rejects.toThrow(/allowData/)
+    expect(await addresses()).toEqual(before)
+
+    // The withdrawal is refused upstream: the address the scenario bound is deleted again, and the
+    // scope keeps its old scenario.
+    const failed = scoped.activate(
+      'withdrawal-pending',
+      { address: 'TTYt4JnPCTLk1dhZit4LuyZtET8mUQp3eq', amount: '99999' },
+      { allowData: true },
+    )
+    await expect(failed).rejects.toThrow(/步骤 4 \(withdraw\) 失败/)
+    await expect(failed).rejects.toThrow(/已撤销：\n {2}步骤 2 .*删除绑定的地址 TTYt4J/)
+    await expect(failed).rejects.toThrow(/没有留下任何改动/)
+    expect(await addresses()).toEqual(before)
+    expect((await scoped.state()).scenario).toBe('session-revoked')
+
+    // With a step after the withdrawal failing, the withdrawal stays upstream (there is no undo
+    // for it) and the refusal says so.
+    const failedLater = scoped.activate('withdrawal-then-check', {}, { allowData: true })
+    await expect(failedLater).rejects.toThrow(/步骤 5 \(check\) 失败/)
+    await expect(failedLater).rejects.toThrow(
+      /仍然留下：\n {2}步骤 4 \(withdraw\): POST \/api\/api2\/withdraw — 没有撤销的办法，改动仍在上游/,
+    )
+    await expect(failedLater).rejects.toThrow(/已撤销：\n {2}步骤 2 .*删除绑定的地址 TCGiqP/)
+    expect(await addresses()).toEqual(before)
+    const pending = await upstream('/api/api/getWithdrawalHistory')
+    expect(pending[0]?.status).toBe('pending')
+    expect((await scoped.state()).scenario).toBe('session-revoked')
+
+    // Allowed and fine: the withdrawal reaches the upstream and the scenario is the scope's.
+    const done = await scoped.activate('withdrawal-pending', {}, { allowData: true })
+    expect(done.steps.map((s) => s.code)).toEqual([1, 1, 1, 1])
+    expect((await upstream('/api/api/getWithdrawalHistory'))[0]).toMatchObject({
+      id: Number(done.vars.withdrawalId),
+    })
+    expect((await scoped.state()).scenario).toBe('withdrawal-pending')
   })
 })

@@ -122,7 +122,7 @@ export const clearFaults = defineControl({
   id: 'clearFaults',
   method: 'DELETE',
   path: '/__emu/faults',
-  summary: 'Remove every rule (of the scope, when one is named)',
+  summary: "Remove one scope's rules, or `*`: every scope's (a call that names no scope is refused)",
   tag: 'faults',
   query: scopeQuery,
   data: z.object({ removed: z.number().int() }),

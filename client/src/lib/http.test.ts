@@ -51,7 +51,8 @@ beforeEach(() => {
 
 afterEach(async () => {
   clearToast()
-  await server.app.inject({ method: 'DELETE', url: '/__emu/faults' })
+  const cleared = await server.app.inject({ method: 'DELETE', url: '/__emu/faults?scope=*' })
+  expect(cleared.statusCode).toBe(200)
 })
 
 async function addFault(rule: FaultRuleInput): Promise<void> {

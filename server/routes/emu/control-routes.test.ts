@@ -33,9 +33,9 @@ async function getJson(url: string, init: RequestInit = {}) {
   return { status: res.status, body: (await res.json()) as { code: number; msg?: string; data: unknown } }
 }
 
-/** A urlencoded POST whose body is sent 50 ms after the head, in a packet of its own. */
-function postLate(base: string, path: string, token: string, scope: string): Promise<{ code: number }> {
-  const { hostname, port } = new URL(base)
+/** A urlencoded POST whose body is sent once the server has read the head, in a packet of its own. */
+function postLate(server: LiveServer, path: string, token: string, scope: string): Promise<{ code: number }> {
+  const { hostname, port } = new URL(server.url)
   const body = new URLSearchParams({ old_password: 'wrong-password', new_password: 'secret999' }).toString()
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
@@ -44,7 +44,7 @@ function postLate(base: string, path: string, token: string, scope: string): Pro
           `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n` +
           'connection: close\r\n\r\n',
       )
-      setTimeout(() => socket.write(body), 50)
+      server.app.server.once('request', () => socket.write(body))
     })
     let answer = ''
     socket.setEncoding('utf8')
@@ -102,7 +102,7 @@ describe('scopes', () => {
     // A scope's clock moves only that scope's time: the emulator's own session check follows it.
     await a.advanceClock(8 * 24 * 3600 * 1000)
     // Also for a call whose body arrives after its head, and is read outside the request's scope.
-    expect(await postLate(live.url, '/api/users/change-password', player.token, 'test-a')).toMatchObject({
+    expect(await postLate(live, '/api/users/change-password', player.token, 'test-a')).toMatchObject({
       code: 10001,
     })
     expect(await call('test-a')).toEqual({ status: 200, code: 10001 })
@@ -154,6 +154,22 @@ describe('scopes', () => {
     expect(bare).toMatchObject({ status: 400, body: { code: 40000 } })
     expect(bare.body.msg).toMatch(/scope=\*/)
     expect((await root.faults()).length).toBe(2)
+    // Clearing the rules names its scope the same way: none is refused and removes nothing.
+    const del = (path: string, init: RequestInit = {}) =>
+      getJson(`${live?.url}/__emu${path}`, { method: 'DELETE', ...init })
+    const bareClear = await del('/faults')
+    expect(bareClear).toMatchObject({ status: 400, body: { code: 40000 } })
+    expect(bareClear.body.msg).toMatch(/scope=\*/)
+    expect((await root.faults()).length).toBe(2)
+    await expect(root.clearFaults()).rejects.toMatchObject({ status: 400 })
+    expect(() => root.withScope('yyy').clearFaults({ all: true })).toThrow(/all/)
+    const inX = await root.withScope('xxx').fault('/api/**', { type: 'hang' })
+    expect((await del('/faults', { headers: { 'x-emu-scope': 'xxx' } })).body).toMatchObject({
+      code: 1,
+      data: { removed: 1 },
+    })
+    expect((await root.faults()).map((r) => r.id)).not.toContain(inX.id)
+    expect((await root.faults()).length).toBe(2)
     // Two different scopes in one call are refused.
     const clash = await post('/faults?scope=a', {
       headers: { 'content-type': 'application/json', 'x-emu-scope': 'b' },
@@ -169,6 +185,9 @@ describe('scopes', () => {
     expect((await root.state()).sessionFaults).toEqual([])
     // The domains' controls take ?scope= too (their data is shared, so it narrows nothing).
     expect((await getJson(`${live?.url}/__emu/deposits?scope=yyy`)).body.code).toBe(1)
+    await root.withScope('zzz').fault('/api/**', { type: 'hang' })
+    expect(await root.clearFaults({ all: true })).toEqual({ removed: 2 })
+    expect(await root.faults()).toEqual([])
     expect((await post('/reset?scope=*')).body).toMatchObject({ code: 1, data: { scope: '*' } })
     expect(await root.faults()).toEqual([])
   })
@@ -554,6 +573,23 @@ for (const mode of ['emulator', 'proxy'] as const) {
       await expect(emu.expectCalled({ path: '/api/api2/withdraw', times: 3 })).rejects.toThrow(
         /expected exactly 3 call\(s\).*journal has 2/,
       )
+      // A regular expression that does not compile is refused in every form, never a 500.
+      for (const url of [
+        '/__emu/requests?body=amount~=(',
+        '/__emu/requests?header=a%7E%3D%5B&body=amount',
+        '/__emu/requests?query=x%7E%3D*',
+      ]) {
+        const bad = await getJson(`${live?.url}${url}`, { headers: live?.adminHeaders ?? {} })
+        expect(bad.status, url).toBe(400)
+        expect(bad.body.msg, url).toMatch(/regular expression/)
+      }
+      const badCount = await getJson(`${live?.url}/__emu/requests/count`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...live?.adminHeaders },
+        body: JSON.stringify({ body: ['amount', 'amount~=(('] }),
+      })
+      expect(badCount.status).toBe(400)
+      expect(badCount.body.msg).toMatch(/regular expression/)
     })
   })
 }

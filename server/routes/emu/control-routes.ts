@@ -94,15 +94,24 @@ export async function controlRoutes(
     }
   })
 
+  /**
+   * The scope a call that wipes names (reset, clearing the rules): a scope, or `*` for every one.
+   * Naming none is refused rather than taken as "everything": on a server shared by parallel
+   * tests, a test that forgot its scope must not wipe the others' set-up.
+   */
+  const wipedScope = (request: FastifyRequest, refusal: string, ...given: (string | null | undefined)[]) => {
+    const scope = namedScope(request, ...given)
+    if (scope === null) throw new ApiError(CODE.invalidInput, refusal, 400)
+    return scope
+  }
+
   controlRoute(app, control.reset, async ({ request, query, body }) => {
-    const scope = namedScope(request, body?.scope, query.scope)
-    if (scope === null) {
-      throw new ApiError(
-        CODE.invalidInput,
-        '重置哪个 scope？全部重置（数据回到种子）请给 scope=*，只重置一个 scope 请给出它的名字',
-        400,
-      )
-    }
+    const scope = wipedScope(
+      request,
+      '重置哪个 scope？全部重置（数据回到种子）请给 scope=*，只重置一个 scope 请给出它的名字',
+      body?.scope,
+      query.scope,
+    )
     if (body?.seed !== undefined) app.faults.rules.reseed(body.seed)
     if (scope === ALL_SCOPES) {
       app.faults.reset()
@@ -142,8 +151,12 @@ export async function controlRoutes(
     return null
   })
   controlRoute(app, control.clearFaults, ({ request, query }) => {
-    const scope = scopeOf(request, query.scope)
-    return { removed: scope === null ? app.faults.rules.clear() : app.faults.rules.clear(scope) }
+    const scope = wipedScope(
+      request,
+      '清除哪个 scope 的规则？清除所有 scope 的规则请给 scope=*，只清除一个 scope 的请给出它的名字',
+      query.scope,
+    )
+    return { removed: scope === ALL_SCOPES ? app.faults.rules.clear() : app.faults.rules.clear(scope) }
   })
 
   controlRoute(app, control.startRecording, async ({ request, query, body }) => {

@@ -28,6 +28,17 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   return blocks
 }
 
+/** The title of the `## ` section a line (1-based) is in, or null before the first. */
+export function sectionOf(markdown: string, line: number): string | null {
+  let title: string | null = null
+  for (const [i, text] of markdown.split('\n').entries()) {
+    if (i + 1 > line) break
+    const m = /^## (.+)$/.exec(text)
+    if (m?.[1]) title = m[1].trim()
+  }
+  return title
+}
+
 /** One command line of a shell block. */
 export interface ShellCommand {
   /** The line as written (continuations joined), for messages. */
@@ -44,6 +55,26 @@ export interface ShellCommand {
 
 type Part = { kind: 'text'; text: string } | { kind: 'var'; name: string }
 export type Word = Part[]
+
+/**
+ * The commands written in the text itself, outside fenced blocks, as inline code: `npm run …`
+ * or `curl …` (a table's "try it" column, a command in a sentence). A span ending in `…` is a
+ * shape, not a command, and is left out.
+ */
+export function inlineCommands(markdown: string): ShellCommand[] {
+  const out: ShellCommand[] = []
+  let fenced = false
+  for (const [i, line] of markdown.split('\n').entries()) {
+    if (/^```/.test(line)) fenced = !fenced
+    if (fenced || /^```/.test(line)) continue
+    for (const m of line.matchAll(/`((?:npm run|curl) [^`]*)`/g)) {
+      const source = m[1] ?? ''
+      if (source.endsWith('…')) continue
+      out.push({ source, line: i + 1, assign: null, words: splitWords(source).words, comment: '' })
+    }
+  }
+  return out
+}
 
 /** The commands of a shell block; `startLine` is the line of the block's fence. */
 export function shellCommands(text: string, startLine = 0): ShellCommand[] {
