@@ -15,10 +15,14 @@ import { walletRoutes } from './emulator/wallet/wallet-routes'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/error-handler'
 import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
+import { Health } from './ops/health'
+import { Metrics } from './ops/metrics'
+import { requestIdGenerator } from './ops/request-id'
 import { apiDocs } from './plugins/api-docs'
 import { controlDocs } from './plugins/control-docs'
 import { emulatorPlugin } from './plugins/emulator-plugin'
 import { faultLayerPlugin } from './plugins/fault-layer-plugin'
+import { operations } from './plugins/operations'
 import { requestTarget } from './plugins/request-target'
 import { security } from './plugins/security'
 import { staticClient } from './plugins/static-client'
@@ -92,7 +96,11 @@ export async function buildApp(
     },
     bodyLimit: config.BODY_LIMIT,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
-    return503OnClosing: true,
+    // The request id a trusted proxy sent, else a new one (see ./ops/request-id.ts).
+    genReqId: requestIdGenerator(config.TRUST_PROXY),
+    // While closing, requests on connections already open are still served (each connection then
+    // closes after its answer, see below): a drain drops nothing.
+    return503OnClosing: false,
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
     requestTimeout: 0,
@@ -106,6 +114,7 @@ export async function buildApp(
   installErrorHandler(app)
   const methodsOf = collectRouteMethods(app)
 
+  const health = new Health()
   // Graceful shutdown: requests in flight finish, and their keep-alive connections close after
   // the answer instead of holding the shutdown open.
   let closing = false
@@ -113,13 +122,15 @@ export async function buildApp(
     closing = true
   })
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close')
+    if (closing || !health.keepAlive) reply.header('connection', 'close')
     done(null, payload)
   })
 
   // First: a target not in the one spelling is refused, every other request learns what handles it.
   await app.register(requestTarget, { methodsOf })
   await app.register(security, { frameHosts: config.THIRD_PARTY_ORIGINS })
+  const metrics = config.METRICS_PORT === undefined ? null : new Metrics({ defaultMetrics: true })
+  await app.register(operations, { config, health, metrics })
   await app.register(faultLayerPlugin, { clock, adminToken: config.EMU_ADMIN_TOKEN })
   // Both modes; its static path wins over the upstream proxy's /api/* wildcard.
   await app.register(imageProxyRoutes, { config })
@@ -127,6 +138,14 @@ export async function buildApp(
   // Every domain is built here, once, with what it needs from the others (see server/README.md).
   const emu = config.MODE === 'emulator' ? createEmulator(config, clock, app.log) : null
   if (emu) {
+    health.add('database', () => (emu.db.open ? null : 'closed'))
+    // Made on first use of the games; main.ts asks for it right after listening.
+    health.add('games chain', () => (emu.games.chain.get() ? null : 'not made yet'))
+    metrics?.gauge(
+      'ledger_drift_accounts',
+      'Accounts whose balance differs from the sum of their ledger rows (must be 0)',
+      () => emu.ledger.drift().length,
+    )
     await app.register(emulatorPlugin, { config, emu })
     await app.register(async (api) => {
       // Multipart is read only by the routes whose contract says so (see contractRoute).
@@ -143,6 +162,9 @@ export async function buildApp(
       upstream: config.UPSTREAM_URL,
       connections: config.PROXY_CONNECTIONS,
       bodyLimit: config.BODY_LIMIT,
+      readyWithinMs: config.READY_UPSTREAM_MS,
+      health,
+      metrics,
     })
   }
 

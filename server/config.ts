@@ -114,6 +114,20 @@ const envSchema = z
      * Unset: http://localhost:<PORT>, right for a local run only. The request's Host is never used.
      */
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Port of the Prometheus metrics endpoint (`/metrics`); unset: no metrics endpoint. */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /** Address the metrics endpoint binds to: this machine only unless set. */
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** `pretty` (coloured lines), `json` (one object a line), or `auto`: pretty on a terminal, JSON otherwise. */
+    LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
+    /** After SIGTERM: how long the server keeps serving, not ready, before it stops taking connections (ms). */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+    /** Load shedding: answer 503 while the event loop lags more than this (ms); 0 turns the check off. */
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
+    /** Load shedding: answer 503 while the process's resident memory is above this (MiB); 0 turns it off. */
+    PRESSURE_MAX_RSS_MB: z.coerce.number().int().min(0).default(0),
+    /** Proxy mode: ready while the upstream has answered within this long (ms). */
+    READY_UPSTREAM_MS: positiveInt.default(15_000),
   })
   .superRefine((env, ctx) => {
     if (env.MODE === 'proxy' && !env.UPSTREAM_URL) {
@@ -143,7 +157,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return parsed.data
 }
 
-/** Config for tests and tools: defaults plus overrides, without reading process.env. */
+/**
+ * Config for tests and tools: defaults plus overrides, without reading process.env. Load shedding is
+ * off unless a test turns it on: a test process's own synchronous work (hashing, a games chain) would
+ * otherwise read as pressure.
+ */
 export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', DB_PATH: ':memory:', ...overrides })
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    DB_PATH: ':memory:',
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+    SHUTDOWN_DRAIN_MS: '0',
+    ...overrides,
+  })
 }

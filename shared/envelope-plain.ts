@@ -28,6 +28,8 @@ export const CODE = {
   methodNotAllowed: 40500,
   conflict: 40900,
   internal: 50000,
+  /** The server is shedding load or stopping: try again after the answer's Retry-After. */
+  unavailable: 50300,
 } as const
 
 export const SUCCESS_CODES: readonly number[] = [CODE.ok, CODE.okAlt]

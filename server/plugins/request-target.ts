@@ -9,10 +9,10 @@ import { API_HEADERS } from './security'
 /**
  * What part of the server handles a request, judged by the route that matched it (the router has
  * already decoded and matched the path): `api` for the players' endpoints (the emulator's routes, or
- * proxy mode's `/api/*`), `control` for the tester's `/__emu`, `docs` for `/api-docs`, `other` for the
- * app's pages and files. Every guard reads this, never the URL as written.
+ * proxy mode's `/api/*`), `control` for the tester's `/__emu`, `docs` for `/api-docs`, `ops` for
+ * `/livez` and `/readyz`, `other` for the app's pages and files. Every guard reads this, never the URL as written.
  */
-export type Surface = 'api' | 'control' | 'docs' | 'other'
+export type Surface = 'api' | 'control' | 'docs' | 'ops' | 'other'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,6 +26,7 @@ export function surfaceOf(path: string): Surface {
   if (path === '/api' || path.startsWith('/api/') || path.startsWith('/api?')) return 'api'
   if (path === '/__emu' || path.startsWith('/__emu/') || path.startsWith('/__emu?')) return 'control'
   if (path === '/api-docs' || path.startsWith('/api-docs/')) return 'docs'
+  if (path === '/livez' || path === '/readyz') return 'ops'
   return 'other'
 }
 

@@ -86,7 +86,7 @@ export const security = fp(
         if (request.url.startsWith('/assets/')) reply.headers(ASSET_HEADERS)
         else return pageHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined))
       }
-      // docs: Swagger UI sets its own, stricter CSP with hashes for its page.
+      // docs: Swagger UI sets its own, stricter CSP with hashes for its page; ops: plain text, set there.
       done()
     })
     await app.register(fastifyRateLimit, {

@@ -6,6 +6,9 @@ import { SERVER_MSG } from '@shared/messages'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type Dispatcher, Pool } from 'undici'
 import { failure } from '../http/envelope'
+import type { Health } from '../ops/health'
+import { type Metrics, statusClass } from '../ops/metrics'
+import { REQUEST_ID_HEADER } from '../ops/request-id'
 import { API_HEADERS } from './security'
 
 /** Upstream answers up to this size are read whole and sent in one write; larger ones stream through. */
@@ -86,9 +89,44 @@ function upstreamHeaders(request: FastifyRequest, upstreamHost: string): Headers
   const chain = request.ips ? [...request.ips].reverse() : [request.ip]
   out['x-forwarded-for'] = chain.filter(Boolean).join(', ')
   out['x-forwarded-proto'] = request.protocol
+  // The id this request is logged under here, so a request can be followed into the upstream's logs.
+  out[REQUEST_ID_HEADER] = request.id
   if (request.host) out['x-forwarded-host'] = request.host
   out.host = upstreamHost
   return out
+}
+
+/**
+ * What proxy mode knows of the upstream's health: when it last answered (any answer below 500
+ * counts; readiness asks for one within READY_UPSTREAM_MS), and the upstream metrics.
+ */
+export class UpstreamWatch {
+  private lastAnswerAt = Number.NEGATIVE_INFINITY
+
+  constructor(
+    private readonly metrics: Metrics | null,
+    private readonly now: () => number = performance.now.bind(performance),
+  ) {}
+
+  answered(status: number, ms: number): void {
+    if (status < 500) this.lastAnswerAt = this.now()
+    this.metrics?.upstreamDuration.observe({ status_class: statusClass(status) }, ms / 1000)
+  }
+
+  failed(err: Error & { code?: string }): void {
+    const code = err.code ?? ''
+    const kind = code.includes('TIMEOUT')
+      ? 'timeout'
+      : /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|CONNECT/.test(code)
+        ? 'connect'
+        : 'other'
+    this.metrics?.upstreamErrors.inc({ kind })
+  }
+
+  /** Milliseconds since the upstream last answered. */
+  sinceLastAnswer(): number {
+    return this.now() - this.lastAnswerAt
+  }
 }
 
 /** An upstream failure as the error handler answers it: 504 when it timed out, 502 otherwise. */
@@ -156,12 +194,18 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
   private stream: Readable | null = null
   private ended = false
 
-  constructor(private readonly reply: FastifyReply) {}
+  private readonly started = performance.now()
+
+  constructor(
+    private readonly reply: FastifyReply,
+    private readonly watch: UpstreamWatch,
+  ) {}
 
   onRequestStart(): void {}
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Headers): void {
     if (statusCode < 200) return // 1xx: informational, the answer comes after it
+    this.watch.answered(statusCode, performance.now() - this.started)
     if (this.reply.raw.destroyed) {
       // The client has gone: nobody to answer, so stop reading the upstream.
       controller.abort(new Error('the client closed the connection'))
@@ -200,7 +244,8 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
     } else this.stream?.push(null)
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error & { code?: string }): void {
+    if (this.status === 0) this.watch.failed(err)
     if (this.stream) this.stream.destroy(err)
     else if (!this.reply.sent && !this.reply.raw.destroyed) this.reply.send(upstreamFailure(err))
   }
@@ -213,9 +258,18 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
  */
 export async function upstreamProxy(
   app: FastifyInstance,
-  opts: { upstream: string; connections: number; bodyLimit: number },
+  opts: {
+    upstream: string
+    connections: number
+    bodyLimit: number
+    /** Ready while the upstream answered within this long; probed when no player's call shows it. */
+    readyWithinMs?: number
+    health?: Health
+    metrics?: Metrics | null
+  },
 ): Promise<void> {
   const upstream = new URL(opts.upstream)
+  const watch = new UpstreamWatch(opts.metrics ?? null)
   const pool = new Pool(upstream.origin, {
     connections: opts.connections,
     pipelining: 1,
@@ -223,6 +277,36 @@ export async function upstreamProxy(
     keepAliveMaxTimeout: 600_000,
   })
   app.addHook('onClose', () => pool.close())
+  if (opts.health) {
+    const within = opts.readyWithinMs ?? 15_000
+    opts.health.add('upstream', () =>
+      watch.sinceLastAnswer() <= within ? null : `no answer from the upstream within ${within} ms`,
+    )
+    // With no player traffic to show it, ask the upstream's public announcements now and then.
+    const probe = () => {
+      if (watch.sinceLastAnswer() < within / 3) return
+      const started = performance.now()
+      pool
+        .request({
+          path: '/api/api2/announcement',
+          method: 'GET',
+          headersTimeout: within / 3,
+          bodyTimeout: within / 3,
+        })
+        .then(
+          (res) => {
+            watch.answered(res.statusCode, performance.now() - started)
+            return res.body.dump()
+          },
+          (err: Error & { code?: string }) => watch.failed(err),
+        )
+        .catch(() => {})
+    }
+    const timer = setInterval(probe, Math.max(1000, within / 3))
+    timer.unref()
+    app.addHook('onReady', async () => probe())
+    app.addHook('onClose', async () => clearInterval(timer))
+  }
   // Like any front proxy, refuse an oversized body before streaming it upstream: an upstream that
   // answers 413 and closes mid-upload would otherwise surface as a broken connection.
   app.addHook('onRequest', (request, reply, done) => {
@@ -254,7 +338,7 @@ export async function upstreamProxy(
             // Not kept alive after a large body (see REUSE_BODY_LIMIT).
             reset: body !== null && Buffer.byteLength(body) > REUSE_BODY_LIMIT,
           },
-          new UpstreamAnswer(reply),
+          new UpstreamAnswer(reply, watch),
         )
       }
       const body = requestBody(request, headers)

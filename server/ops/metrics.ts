@@ -1,0 +1,114 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+
+/** Seconds buckets for answers: most are a few milliseconds; the tail is what alerts read. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/** `2xx`, `4xx`…: answers are counted by class, never by anything a client chose. */
+export const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`
+
+/**
+ * The kind of an envelope code: success, the session lost, the client's fault, the server's or
+ * the upstream's fault, or another code (an upstream's own).
+ */
+export function envelopeClass(code: number | null): string {
+  if (code === null) return 'none'
+  if (code === 1 || code === 200) return 'success'
+  if (code === 10001 || code === 401) return 'session_lost'
+  if (code >= 40000 && code < 50000) return 'client_error'
+  if (code >= 50000 && code < 60000) return 'server_error'
+  return 'other'
+}
+
+/** The envelope's code, read from the start of a JSON answer without parsing all of it. */
+export function envelopeCodeOf(payload: unknown): number | null {
+  let head: string
+  if (typeof payload === 'string') head = payload.slice(0, 24)
+  else if (Buffer.isBuffer(payload)) head = payload.subarray(0, 24).toString('latin1')
+  else return null
+  const match = /^\{\s*"code"\s*:\s*(-?\d{1,9})\b/.exec(head)
+  return match ? Number(match[1]) : null
+}
+
+/**
+ * The server's Prometheus metrics, in a registry of its own (docs/operations.md lists each one and
+ * what to alert on). Made only when METRICS_PORT is set, so a server without metrics pays nothing.
+ */
+export class Metrics {
+  readonly registry = new Registry()
+
+  readonly requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer a request, by route pattern (never the raw URL), method and status class',
+    labelNames: ['route', 'method', 'status_class'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  })
+
+  readonly apiAnswers = new Counter({
+    name: 'api_answers_total',
+    help: 'Answers under /api by the kind of their envelope code',
+    labelNames: ['code_class'] as const,
+    registers: [this.registry],
+  })
+
+  readonly rateLimited = new Counter({
+    name: 'rate_limit_refusals_total',
+    help: 'Requests refused by a rate limit, by route pattern',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  })
+
+  readonly shed = new Counter({
+    name: 'load_shed_total',
+    help: 'Requests answered 503 because the process was under pressure, by the kind of pressure',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  })
+
+  readonly upstreamDuration = new Histogram({
+    name: 'upstream_request_duration_seconds',
+    help: 'Proxy mode: time until the upstream answered, by status class',
+    labelNames: ['status_class'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  })
+
+  readonly upstreamErrors = new Counter({
+    name: 'upstream_errors_total',
+    help: 'Proxy mode: upstream calls that failed without an answer, by kind (timeout, connect, other)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  })
+
+  readonly ready = new Gauge({
+    name: 'server_ready',
+    help: '1 while /readyz answers ready, 0 otherwise (draining included)',
+    registers: [this.registry],
+  })
+
+  constructor(opts: { defaultMetrics: boolean }) {
+    // Process metrics: CPU, memory, event-loop lag, open handles, the Node.js version.
+    if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry })
+  }
+
+  /** A gauge read when scraped (the ledger drift, the streams open). */
+  gauge(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read())
+      },
+    })
+  }
+
+  /** The text Prometheus scrapes. */
+  text(): Promise<string> {
+    return this.registry.metrics()
+  }
+
+  get contentType(): string {
+    return this.registry.contentType
+  }
+}
