@@ -28,7 +28,9 @@ import { security } from './plugins/security'
 import { staticClient } from './plugins/static-client'
 import { upstreamProxy } from './plugins/upstream-proxy'
 import { controlRoutes } from './routes/emu/control-routes'
+import { upstreamControlRoutes } from './routes/emu/upstream-control-routes'
 import { imageProxyRoutes } from './routes/image-proxy'
+import { ContractMonitor } from './upstream/contract-monitor'
 
 /** Secret fields, wherever they appear: a body, a form, a query string. */
 const SECRET_FIELDS = ['password', 'old_password', 'new_password', 'pay_password', 'login_password', 'token']
@@ -137,6 +139,7 @@ export async function buildApp(
 
   // Every domain is built here, once, with what it needs from the others (see server/README.md).
   const emu = config.MODE === 'emulator' ? createEmulator(config, clock, app.log) : null
+  let monitor: ContractMonitor | null = null
   if (emu) {
     health.add('database', () => (emu.db.open ? null : 'closed'))
     // Made on first use of the games; main.ts asks for it right after listening.
@@ -158,7 +161,13 @@ export async function buildApp(
       await api.register(protectionRoutes, { config, protection: emu.protection.service })
     })
   } else if (config.UPSTREAM_URL) {
+    monitor =
+      config.UPSTREAM_CONTRACT_SAMPLE > 0
+        ? new ContractMonitor({ log: app.log, metrics, sample: config.UPSTREAM_CONTRACT_SAMPLE })
+        : null
     await app.register(upstreamProxy, {
+      monitor,
+      refuseNonConforming: config.UPSTREAM_NONCONFORMING === 'refuse',
       upstream: config.UPSTREAM_URL,
       connections: config.PROXY_CONNECTIONS,
       bodyLimit: config.BODY_LIMIT,
@@ -172,6 +181,7 @@ export async function buildApp(
     // The fault layer guards /__emu: the token when one is set, else this machine only (AdminAccess).
     // Each control route sits at its contract's full path (shared/emu-contract/).
     await app.register(controlRoutes, { config, clock })
+    await app.register(upstreamControlRoutes, { config, monitor })
     if (emu) {
       await app.register(gamesControlRoutes, { games: emu.games })
       await app.register(walletControlRoutes, { wallet: emu.wallet, ledger: emu.ledger })

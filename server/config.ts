@@ -126,6 +126,10 @@ const envSchema = z
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
     /** Load shedding: answer 503 while the process's resident memory is above this (MiB); 0 turns it off. */
     PRESSURE_MAX_RSS_MB: z.coerce.number().int().min(0).default(0),
+    /** Proxy mode: share of upstream answers checked against the contract, 0 to 1. */
+    UPSTREAM_CONTRACT_SAMPLE: z.coerce.number().min(0).max(1).default(1),
+    /** Proxy mode: an upstream answer that differs from the contract is passed on as is, or refused (502). */
+    UPSTREAM_NONCONFORMING: z.enum(['pass', 'refuse']).default('pass'),
     /** Proxy mode: ready while the upstream has answered within this long (ms). */
     READY_UPSTREAM_MS: positiveInt.default(15_000),
   })

@@ -349,6 +349,11 @@ export const journalEntrySchema = z.object({
   request: messageSchema.extend({ query: z.record(z.string(), z.array(z.string())) }).nullable(),
   /** What was answered, kept the same way; null before the answer or when none was sent. */
   response: messageSchema.nullable(),
+  /**
+   * Proxy mode: where the upstream's answer differs from the contract (`data.list[].amount: expected
+   * string, got number`); absent when it conforms or was not checked.
+   */
+  contract: z.array(z.string()).optional(),
 })
 export type JournalEntry = z.infer<typeof journalEntrySchema>
 

@@ -28,6 +28,8 @@ export const CODE = {
   methodNotAllowed: 40500,
   conflict: 40900,
   internal: 50000,
+  /** Proxy mode: the upstream's answer differs from the contract and was refused (UPSTREAM_NONCONFORMING=refuse). */
+  badUpstream: 50200,
   /** The server is shedding load or stopping: try again after the answer's Retry-After. */
   unavailable: 50300,
 } as const

@@ -80,6 +80,13 @@ export class Metrics {
     registers: [this.registry],
   })
 
+  readonly contractViolations = new Counter({
+    name: 'upstream_contract_violations_total',
+    help: 'Proxy mode: upstream answers that differ from the contract, by endpoint and field',
+    labelNames: ['endpoint', 'field'] as const,
+    registers: [this.registry],
+  })
+
   readonly ready = new Gauge({
     name: 'server_ready',
     help: '1 while /readyz answers ready, 0 otherwise (draining included)',

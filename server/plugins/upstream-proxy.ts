@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { Readable } from 'node:stream'
 import fastifyHttpProxy from '@fastify/http-proxy'
+import type { Endpoint } from '@shared/contract/endpoint'
 import { CODE } from '@shared/envelope'
 import { SERVER_MSG } from '@shared/messages'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -9,6 +10,7 @@ import { failure } from '../http/envelope'
 import type { Health } from '../ops/health'
 import { type Metrics, statusClass } from '../ops/metrics'
 import { REQUEST_ID_HEADER } from '../ops/request-id'
+import type { ContractMonitor } from '../upstream/contract-monitor'
 import { API_HEADERS } from './security'
 
 /** Upstream answers up to this size are read whole and sent in one write; larger ones stream through. */
@@ -129,6 +131,38 @@ export class UpstreamWatch {
   }
 }
 
+/**
+ * The contract check of one answer (see ../upstream/contract-monitor.ts): counted, logged once per
+ * kind, noted in the journal; with UPSTREAM_NONCONFORMING=refuse, an answer that differs is replaced
+ * by a 502 the app shows as a clear error.
+ */
+export class ContractCheck {
+  constructor(
+    private readonly monitor: ContractMonitor,
+    private readonly endpoint: Endpoint,
+    private readonly refuse: boolean,
+  ) {}
+
+  /** True when the answer was refused (and a refusal sent instead). */
+  refuses(reply: FastifyReply, status: number, body: Buffer): boolean {
+    const found =
+      status === 404 || status === 405 || status === 501
+        ? this.monitor.missing(this.endpoint, status)
+        : status < 500
+          ? this.monitor.observe(this.endpoint, body)
+          : []
+    if (found.length === 0) return false
+    const entry = reply.request.journalEntry
+    if (entry) entry.contract = found.map((m) => `${m.path}: ${m.problem}`)
+    if (!this.refuse || status === 404 || status === 405 || status === 501) return false
+    reply.code(502).headers(API_HEADERS).send(failure(CODE.badUpstream, UPSTREAM_NONCONFORMING_MSG))
+    return true
+  }
+}
+
+/** What a player reads when the upstream's answer was refused for not keeping to the contract. */
+export const UPSTREAM_NONCONFORMING_MSG = '服务暂不可用（上游响应格式不符），请稍后再试'
+
 /** An upstream failure as the error handler answers it: 504 when it timed out, 502 otherwise. */
 function upstreamFailure(err: Error & { code?: string }): Error & { statusCode: number } {
   const timedOut =
@@ -199,6 +233,8 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
   constructor(
     private readonly reply: FastifyReply,
     private readonly watch: UpstreamWatch,
+    /** The contract endpoint whose answer this is, when it is to be checked (see ContractCheck). */
+    private readonly check: ContractCheck | null = null,
   ) {}
 
   onRequestStart(): void {}
@@ -239,7 +275,8 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
     this.ended = true
     const chunks = this.chunks
     if (chunks) {
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+      const body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) as Buffer
+      if (this.check && this.check.refuses(this.reply, this.status, body)) return
       this.reply.code(this.status).headers(this.headers).send(body)
     } else this.stream?.push(null)
   }
@@ -266,6 +303,9 @@ export async function upstreamProxy(
     readyWithinMs?: number
     health?: Health
     metrics?: Metrics | null
+    /** Checks answers against the contract (UPSTREAM_CONTRACT_SAMPLE); refuses those that differ when `refuse`. */
+    monitor?: ContractMonitor | null
+    refuseNonConforming?: boolean
   },
 ): Promise<void> {
   const upstream = new URL(opts.upstream)
@@ -328,6 +368,11 @@ export async function upstreamProxy(
       const url = request.raw.url ?? dest
       const query = url.indexOf('?')
       const headers = upstreamHeaders(request, upstream.host)
+      const endpoint = opts.monitor?.endpointFor(request.raw.method ?? 'GET', url)
+      const check =
+        endpoint && opts.monitor
+          ? new ContractCheck(opts.monitor, endpoint, opts.refuseNonConforming === true)
+          : null
       const send = (body: Buffer | string | null): void => {
         pool.dispatch(
           {
@@ -338,7 +383,7 @@ export async function upstreamProxy(
             // Not kept alive after a large body (see REUSE_BODY_LIMIT).
             reset: body !== null && Buffer.byteLength(body) > REUSE_BODY_LIMIT,
           },
-          new UpstreamAnswer(reply, watch),
+          new UpstreamAnswer(reply, watch, check),
         )
       }
       const body = requestBody(request, headers)

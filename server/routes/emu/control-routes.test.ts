@@ -11,6 +11,7 @@ import * as control from '@shared/emu-contract/control'
 import { type ControlDataOf, type ControlEndpoint, controlPath } from '@shared/emu-contract/control-endpoint'
 import { emuTransfer, gamesChain } from '@shared/emu-contract/games'
 import { CONTROL_ENDPOINTS } from '@shared/emu-contract/registry'
+import * as upstream from '@shared/emu-contract/upstream'
 import * as wallet from '@shared/emu-contract/wallet'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { EmuClient, type EmuClientOptions, EmuControlError } from '../../../scripts/emu/emu-client'
@@ -503,6 +504,9 @@ describe('every control call', () => {
       expect(patched.deposit).toEqual({ ...settings.deposit, confirmations: 2 })
       expect(await call(wallet.unlockPayPassword, { params: { playerId } })).toBeNull()
       expect(await call(wallet.walletDrift)).toEqual({ drift: [] })
+      // Emulator mode checks nothing against the contract: it is the contract.
+      expect(await call(upstream.getUpstreamContract)).toMatchObject({ checked: false, violations: [] })
+      expect(await call(upstream.clearUpstreamContract)).toEqual({ cleared: 0 })
 
       // The games: a transfer as the chain brings it, and the chain's state.
       const transfer = await call(emuTransfer, {

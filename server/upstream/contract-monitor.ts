@@ -1,0 +1,158 @@
+import type { Endpoint } from '@shared/contract/endpoint'
+import { ENDPOINTS } from '@shared/contract/registry'
+import { isSuccessCode, looseEnvelopeSchema } from '@shared/envelope'
+import type { FastifyBaseLogger } from 'fastify'
+import type { z } from 'zod'
+import type { Metrics } from '../ops/metrics'
+
+/** One way an upstream answer differs from the contract, at one field. */
+export interface Mismatch {
+  /** `data.list[].amount`: the field, with list positions written `[]`. */
+  readonly path: string
+  readonly problem: string
+}
+
+/** A kind of mismatch as counted: one endpoint, one field, one problem. */
+export interface ViolationCount extends Mismatch {
+  readonly endpoint: string
+  count: number
+  firstAt: number
+  lastAt: number
+}
+
+/** `['data', 'list', 0, 'amount']` → `data.list[].amount`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = ''
+  for (const part of path) {
+    if (typeof part === 'number') out += '[]'
+    else out += out === '' ? String(part) : `.${String(part)}`
+  }
+  return out
+}
+
+/** What a value is, as a mismatch names it. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  return typeof value
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let at = root
+  for (const part of path) {
+    if (at === null || typeof at !== 'object') return undefined
+    at = (at as Record<PropertyKey, unknown>)[part]
+  }
+  return at
+}
+
+/** The mismatches of one zod failure, each at its field, naming what was expected and what came. */
+export function mismatchesOf(
+  error: z.ZodError,
+  root: unknown,
+  prefix: readonly PropertyKey[] = [],
+): Mismatch[] {
+  return error.issues.map((issue) => {
+    const path = [...prefix, ...issue.path]
+    const got = valueAt(root, issue.path)
+    const expected =
+      'expected' in issue && typeof issue.expected === 'string' ? `expected ${issue.expected}, ` : ''
+    return {
+      path: fieldPath(path) || '(answer)',
+      problem:
+        issue.code === 'invalid_type'
+          ? `${expected}got ${got === undefined ? 'nothing' : kindOf(got)}`
+          : issue.message,
+    }
+  })
+}
+
+/**
+ * Checks an answer body against an endpoint's contract: a JSON envelope, and on success its `data`
+ * against the endpoint's schema. An empty list when it conforms.
+ */
+export function checkAnswer(endpoint: Endpoint, body: string | Buffer): Mismatch[] {
+  let json: unknown
+  try {
+    json = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'))
+  } catch {
+    return [{ path: '(answer)', problem: 'not JSON' }]
+  }
+  const envelope = looseEnvelopeSchema.safeParse(json)
+  if (!envelope.success) return mismatchesOf(envelope.error, json)
+  if (!isSuccessCode(envelope.data.code)) return []
+  const data = endpoint.data.safeParse(envelope.data.data)
+  return data.success ? [] : mismatchesOf(data.error, envelope.data.data, ['data'])
+}
+
+/**
+ * Proxy mode's watch on the upstream: every answer of a contract endpoint (or a sample of them) is
+ * checked against the contract; each kind of mismatch is counted (for /__emu, the metrics and the
+ * journal) and logged once, with its field path, not once per request.
+ */
+export class ContractMonitor {
+  private readonly routes = new Map<string, Endpoint>()
+  private readonly counts = new Map<string, ViolationCount>()
+
+  constructor(
+    private readonly opts: {
+      log: FastifyBaseLogger
+      metrics: Metrics | null
+      /** Share of answers checked, 0 to 1. */
+      sample: number
+      now?: () => number
+      random?: () => number
+    },
+  ) {
+    for (const e of ENDPOINTS) this.routes.set(`${e.method} ${e.path}`, e)
+  }
+
+  /** The contract endpoint a request reaches, if it should be checked now (the sample). */
+  endpointFor(method: string, url: string): Endpoint | undefined {
+    const q = url.indexOf('?')
+    const e = this.routes.get(`${method} ${q < 0 ? url : url.slice(0, q)}`)
+    if (!e) return undefined
+    const { sample } = this.opts
+    if (sample >= 1 || (sample > 0 && (this.opts.random ?? Math.random)() < sample)) return e
+    return undefined
+  }
+
+  /** Checks one answer; counts and logs what differs. */
+  observe(endpoint: Endpoint, body: string | Buffer): Mismatch[] {
+    return this.count(endpoint, checkAnswer(endpoint, body))
+  }
+
+  /** The upstream does not serve the endpoint (404, 405, 501): counted like a difference. */
+  missing(endpoint: Endpoint, status: number): Mismatch[] {
+    return this.count(endpoint, [{ path: '(endpoint)', problem: `missing: HTTP ${status}` }])
+  }
+
+  private count(endpoint: Endpoint, found: Mismatch[]): Mismatch[] {
+    const now = (this.opts.now ?? Date.now)()
+    for (const m of found) {
+      const key = `${endpoint.id}\u0000${m.path}\u0000${m.problem}`
+      const seen = this.counts.get(key)
+      if (seen) {
+        seen.count++
+        seen.lastAt = now
+      } else {
+        this.counts.set(key, { endpoint: endpoint.id, ...m, count: 1, firstAt: now, lastAt: now })
+        this.opts.log.warn(
+          { endpoint: endpoint.id, path: endpoint.path, field: m.path, problem: m.problem },
+          'upstream answer differs from the contract (logged once per kind; counted at /__emu/upstream/contract)',
+        )
+      }
+      this.opts.metrics?.contractViolations.inc({ endpoint: endpoint.id, field: m.path })
+    }
+    return found
+  }
+
+  /** Every kind seen since start, most frequent first. */
+  violations(): ViolationCount[] {
+    return [...this.counts.values()].sort((a, b) => b.count - a.count)
+  }
+
+  clear(): void {
+    this.counts.clear()
+  }
+}
