@@ -30,6 +30,7 @@ import { upstreamProxy } from './plugins/upstream-proxy'
 import { controlRoutes } from './routes/emu/control-routes'
 import { upstreamControlRoutes } from './routes/emu/upstream-control-routes'
 import { imageProxyRoutes } from './routes/image-proxy'
+import { loadAdapter } from './upstream/adapter'
 import { ContractMonitor } from './upstream/contract-monitor'
 
 /** Secret fields, wherever they appear: a body, a form, a query string. */
@@ -167,6 +168,8 @@ export async function buildApp(
         : null
     await app.register(upstreamProxy, {
       monitor,
+      // Read and checked now: a bad file stops the start, naming its line (see ./upstream/adapter.ts).
+      adapter: config.UPSTREAM_ADAPTER ? loadAdapter(config.UPSTREAM_ADAPTER) : null,
       refuseNonConforming: config.UPSTREAM_NONCONFORMING === 'refuse',
       upstream: config.UPSTREAM_URL,
       connections: config.PROXY_CONNECTIONS,

@@ -126,6 +126,8 @@ const envSchema = z
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
     /** Load shedding: answer 503 while the process's resident memory is above this (MiB); 0 turns it off. */
     PRESSURE_MAX_RSS_MB: z.coerce.number().int().min(0).default(0),
+    /** Proxy mode: a file (JSON or YAML) saying how the upstream differs from the contract (docs/upstream-adapter.md). */
+    UPSTREAM_ADAPTER: z.string().min(1).optional(),
     /** Proxy mode: share of upstream answers checked against the contract, 0 to 1. */
     UPSTREAM_CONTRACT_SAMPLE: z.coerce.number().min(0).max(1).default(1),
     /** Proxy mode: an upstream answer that differs from the contract is passed on as is, or refused (502). */

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http'
 import { buildApp } from './app'
 import { type Config, ConfigError, loadConfig } from './config'
+import { AdapterError } from './upstream/adapter'
 
 /**
  * After the drain window, how long kept-alive connections get to end by themselves (each closes
@@ -29,7 +30,16 @@ async function main(): Promise<void> {
     throw err
   }
 
-  const app = await buildApp(config, undefined, await logStream(config))
+  let app: Awaited<ReturnType<typeof buildApp>>
+  try {
+    app = await buildApp(config, undefined, await logStream(config))
+  } catch (err) {
+    if (err instanceof AdapterError) {
+      process.stderr.write(`UPSTREAM_ADAPTER is not valid:\n${err.message}\n`)
+      process.exit(1)
+    }
+    throw err
+  }
   await app.listen({ port: config.PORT, host: config.HOST })
   const shown = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST
   const port = (app.server.address() as { port: number } | null)?.port ?? config.PORT

@@ -10,7 +10,9 @@ import { failure } from '../http/envelope'
 import type { Health } from '../ops/health'
 import { type Metrics, statusClass } from '../ops/metrics'
 import { REQUEST_ID_HEADER } from '../ops/request-id'
-import type { ContractMonitor } from '../upstream/contract-monitor'
+import { answerTranslator, encodeCall, fieldsOf } from '../upstream/adapted-call'
+import type { Adapter } from '../upstream/adapter'
+import { type ContractMonitor, contractEndpoint } from '../upstream/contract-monitor'
 import { API_HEADERS } from './security'
 
 /** Upstream answers up to this size are read whole and sent in one write; larger ones stream through. */
@@ -235,6 +237,10 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
     private readonly watch: UpstreamWatch,
     /** The contract endpoint whose answer this is, when it is to be checked (see ContractCheck). */
     private readonly check: ContractCheck | null = null,
+    /** The adapter's translation of the answer back to the contract (UPSTREAM_ADAPTER). */
+    private readonly translate: ((body: Buffer) => Buffer) | null = null,
+    /** Answers up to this size are read whole (a translated answer must be). */
+    private readonly wholeLimit = WHOLE_BODY_LIMIT,
   ) {}
 
   onRequestStart(): void {}
@@ -251,7 +257,7 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
     // The upstream's own cache and security headers give way to those of every API answer.
     this.headers = Object.assign(endToEnd(headers), API_HEADERS)
     const length = Number(headers['content-length'])
-    if (length >= 0 && length <= WHOLE_BODY_LIMIT) {
+    if ((length >= 0 && length <= this.wholeLimit) || (this.translate && Number.isNaN(length))) {
       this.chunks = []
       return
     }
@@ -275,7 +281,13 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
     this.ended = true
     const chunks = this.chunks
     if (chunks) {
-      const body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) as Buffer
+      let body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) as Buffer
+      if (this.translate) {
+        body = this.translate(body)
+        this.headers['content-type'] = 'application/json; charset=utf-8'
+        delete this.headers['content-length']
+        delete this.headers['content-encoding']
+      }
       if (this.check && this.check.refuses(this.reply, this.status, body)) return
       this.reply.code(this.status).headers(this.headers).send(body)
     } else this.stream?.push(null)
@@ -306,6 +318,8 @@ export async function upstreamProxy(
     /** Checks answers against the contract (UPSTREAM_CONTRACT_SAMPLE); refuses those that differ when `refuse`. */
     monitor?: ContractMonitor | null
     refuseNonConforming?: boolean
+    /** UPSTREAM_ADAPTER: how the upstream differs from the contract, applied both ways. */
+    adapter?: Adapter | null
   },
 ): Promise<void> {
   const upstream = new URL(opts.upstream)
@@ -367,28 +381,58 @@ export async function upstreamProxy(
     handler(request, reply, dest) {
       const url = request.raw.url ?? dest
       const query = url.indexOf('?')
+      const method = request.raw.method ?? 'GET'
       const headers = upstreamHeaders(request, upstream.host)
-      const endpoint = opts.monitor?.endpointFor(request.raw.method ?? 'GET', url)
+      const sampled = opts.monitor?.endpointFor(method, url)
       const check =
-        endpoint && opts.monitor
-          ? new ContractCheck(opts.monitor, endpoint, opts.refuseNonConforming === true)
+        sampled && opts.monitor
+          ? new ContractCheck(opts.monitor, sampled, opts.refuseNonConforming === true)
           : null
-      const send = (body: Buffer | string | null): void => {
+      const adapter = opts.adapter
+      const send = (
+        body: Buffer | string | null,
+        target = { path: query < 0 ? dest : dest + url.slice(query), method },
+        translate: ((body: Buffer) => Buffer) | null = null,
+      ): void => {
         pool.dispatch(
           {
-            path: query < 0 ? dest : dest + url.slice(query),
-            method: request.raw.method as Dispatcher.HttpMethod,
+            path: target.path,
+            method: target.method as Dispatcher.HttpMethod,
             headers,
             body,
             // Not kept alive after a large body (see REUSE_BODY_LIMIT).
             reset: body !== null && Buffer.byteLength(body) > REUSE_BODY_LIMIT,
           },
-          new UpstreamAnswer(reply, watch, check),
+          new UpstreamAnswer(reply, watch, check, translate, translate ? opts.bodyLimit : WHOLE_BODY_LIMIT),
         )
       }
       const body = requestBody(request, headers)
-      if (!(body instanceof Readable)) send(body)
-      else readWhole(body, headers, opts.bodyLimit).then(send, (err: Error) => reply.send(err))
+      if (!adapter) {
+        if (!(body instanceof Readable)) send(body)
+        else readWhole(body, headers, opts.bodyLimit).then(send, (err: Error) => reply.send(err))
+        return
+      }
+      // With an adapter: the call translated to the upstream's shape, its answer back to the contract.
+      const whole =
+        body instanceof Readable ? readWhole(body, headers, opts.bodyLimit) : Promise.resolve(body)
+      whole
+        .then(async (raw) => {
+          const endpoint = contractEndpoint(method, url)
+          const fields = endpoint
+            ? await fieldsOf(headers['content-type'] as string | undefined, raw, url)
+            : {}
+          const translate = answerTranslator(adapter, endpoint, fields)
+          if (!endpoint) return send(raw, undefined, translate)
+          const call = await encodeCall(adapter.request(endpoint, fields))
+          delete headers['content-type']
+          delete headers['content-length']
+          if (call.contentType) headers['content-type'] = call.contentType
+          if (call.body) headers['content-length'] = String(call.body.length)
+          send(call.body, { path: call.path, method: adapter.request(endpoint, {}).method }, translate)
+        })
+        .catch((err: Error) =>
+          reply.send(Object.assign(err, { statusCode: (err as { statusCode?: number }).statusCode ?? 400 })),
+        )
     },
   })
 }

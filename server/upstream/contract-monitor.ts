@@ -5,6 +5,14 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { z } from 'zod'
 import type { Metrics } from '../ops/metrics'
 
+const ROUTES = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]))
+
+/** The contract endpoint a method and URL reach, if any. */
+export function contractEndpoint(method: string, url: string): Endpoint | undefined {
+  const q = url.indexOf('?')
+  return ROUTES.get(`${method} ${q < 0 ? url : url.slice(0, q)}`)
+}
+
 /** One way an upstream answer differs from the contract, at one field. */
 export interface Mismatch {
   /** `data.list[].amount`: the field, with list positions written `[]`. */
@@ -91,7 +99,6 @@ export function checkAnswer(endpoint: Endpoint, body: string | Buffer): Mismatch
  * journal) and logged once, with its field path, not once per request.
  */
 export class ContractMonitor {
-  private readonly routes = new Map<string, Endpoint>()
   private readonly counts = new Map<string, ViolationCount>()
 
   constructor(
@@ -103,14 +110,11 @@ export class ContractMonitor {
       now?: () => number
       random?: () => number
     },
-  ) {
-    for (const e of ENDPOINTS) this.routes.set(`${e.method} ${e.path}`, e)
-  }
+  ) {}
 
   /** The contract endpoint a request reaches, if it should be checked now (the sample). */
   endpointFor(method: string, url: string): Endpoint | undefined {
-    const q = url.indexOf('?')
-    const e = this.routes.get(`${method} ${q < 0 ? url : url.slice(0, q)}`)
+    const e = contractEndpoint(method, url)
     if (!e) return undefined
     const { sample } = this.opts
     if (sample >= 1 || (sample > 0 && (this.opts.random ?? Math.random)() < sample)) return e

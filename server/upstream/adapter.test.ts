@@ -1,0 +1,100 @@
+import { join } from 'node:path'
+import { getBalance, login } from '@shared/contract/account'
+import { fundFlow } from '@shared/contract/wallet'
+import { describe, expect, it } from 'vitest'
+import { ROOT_DIR } from '../paths'
+import { AdapterError, loadAdapter } from './adapter'
+import { checkAnswer } from './contract-monitor'
+
+const MARKET = join(ROOT_DIR, 'fixtures/upstream/market-habits.adapter.yaml')
+
+describe('an adapter file', () => {
+  it('is refused at start-up naming the file, the line and the key', () => {
+    const bad = [
+      'envelope:',
+      '  success: [200]',
+      'endpoints:',
+      '  getBalance:',
+      '    answer:',
+      '      types: { balance: euros }',
+    ].join('\n')
+    expect(() => loadAdapter('a.yaml', bad)).toThrow(AdapterError)
+    expect(() => loadAdapter('a.yaml', bad)).toThrow(
+      /^a\.yaml:6: endpoints\.getBalance\.answer\.types\.balance: /,
+    )
+    expect(() => loadAdapter('a.json', '{"endpoints": {"noSuchThing": {}}}')).toThrow(
+      /^a\.json:1: endpoints\.noSuchThing: no such endpoint/,
+    )
+    expect(() => loadAdapter('a.json', '{"endpoints": {')).toThrow(/^a\.json:1: /)
+    expect(() => loadAdapter('a.yaml', 'envelope:\n  sucess: [200]\n')).toThrow(
+      /^a\.yaml:2: envelope: .*sucess/,
+    )
+  })
+
+  it('the shipped example loads', () => {
+    expect(loadAdapter(MARKET).file.envelope.success).toEqual([200])
+  })
+})
+
+describe('translating', () => {
+  const adapter = loadAdapter(MARKET)
+
+  it('a call: path, encoding and field names as the upstream wants them', () => {
+    expect(adapter.request(login, { phone: '13800138000', password: 'demo1234' })).toEqual({
+      method: 'POST',
+      path: '/api/user/login',
+      encoding: 'json',
+      fields: { mobile: '13800138000', pwd: 'demo1234' },
+    })
+    // No entry for an endpoint: sent as the contract says.
+    expect(adapter.request(fundFlow, { page: '2', page_size: '10' })).toMatchObject({
+      method: 'GET',
+      path: '/api/wallet/flows',
+      encoding: 'query',
+      fields: { page: '2', pageSize: '10' },
+    })
+  })
+
+  it('an answer: envelope codes, names, types, values and pages, into one the contract takes', () => {
+    const balance = adapter.answer(getBalance, { code: 200, message: 'ok', data: { usdt: 65.85, trx: 0 } })
+    expect(balance).toEqual({ code: 1, msg: 'ok', data: { balance: '65.85', trx_balance: '0.00' } })
+    expect(checkAnswer(getBalance, JSON.stringify(balance))).toEqual([])
+
+    const flows = adapter.answer(
+      fundFlow,
+      {
+        code: 200,
+        message: '成功',
+        data: {
+          total: 3,
+          list: [
+            {
+              flowId: 7,
+              type: 'chongzhi',
+              currency: 'USDT',
+              amount: 100,
+              balanceAfter: 100,
+              createdAt: 1_795_800_000,
+              memo: '',
+            },
+          ],
+        },
+      },
+      { page: '1', page_size: '1' },
+    )
+    expect(flows.data).toMatchObject({
+      page: 1,
+      page_size: 1,
+      total: 3,
+      has_more: true,
+      list: [
+        { id: 7, type: 'deposit', amount: '100.00', balance_after: '100.00', created_at: 1_795_800_000_000 },
+      ],
+    })
+
+    const lost = adapter.answer(getBalance, { code: 401, message: '请重新登录', data: null })
+    expect(lost).toEqual({ code: 10001, msg: '请重新登录', data: null })
+    const refused = adapter.answer(getBalance, { code: 5003, message: '余额不足', data: null })
+    expect(refused.code).toBe(5003)
+  })
+})
