@@ -72,6 +72,7 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
     clock,
     guard,
     accounts: accounts.accounts,
+    account: accounts,
     sessions: accounts.sessions,
     withdrawals: wallet.withdrawals,
   })

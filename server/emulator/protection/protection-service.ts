@@ -19,7 +19,8 @@ import {
 import { CODE } from '@shared/envelope'
 import { formatMoney } from '@shared/money'
 import type { AccountRepository } from '../account/account-repository'
-import { verifyPassword } from '../account/passwords'
+import type { AccountService } from '../account/account-service'
+import { signInMatches } from '../account/password-guard'
 import { hashToken, type SessionRepository } from '../account/session-repository'
 import type { EmuClock } from '../clock'
 import type { WithdrawalService } from '../wallet/withdrawal-service'
@@ -35,6 +36,8 @@ export interface ProtectionDeps {
   readonly clock: EmuClock
   readonly guard: ProtectionGuard
   readonly accounts: AccountRepository
+  /** Proves the login password through its counted lock. */
+  readonly account: Pick<AccountService, 'proveLoginPassword'>
   readonly sessions: SessionRepository
   readonly withdrawals: WithdrawalService
 }
@@ -190,7 +193,7 @@ export class ProtectionService {
   async startExclusion(playerId: number, period: ExclusionPeriod, password: string) {
     const player = this.deps.accounts.findById(playerId)
     if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
-    if (!(await verifyPassword(player.password_hash, password))) throw fail(PROTECTION_MSG.wrongPassword)
+    await this.deps.account.proveLoginPassword(player, password)
     const row = immediate(this.deps.db, () => {
       const now = this.now()
       this.repo.saveExclusion({
@@ -226,9 +229,7 @@ export class ProtectionService {
     amountMicro: number
     pay_password: string
   }) {
-    const player = this.deps.accounts.findByPhone(input.phone)
-    if (!player || !(await verifyPassword(player.password_hash, input.password)))
-      throw fail(PROTECTION_MSG.wrongPassword)
+    const player = await this.provePlayer(input.phone, input.password)
     if (!this.deps.guard.activeExclusion(player.id, this.now())) throw fail(PROTECTION_MSG.notExcluded)
     const walletId = input.wallet_id ?? this.defaultWallet(player.id)
     const { order, balance } = await this.deps.withdrawals.withdraw(
@@ -238,6 +239,21 @@ export class ProtectionService {
       input.pay_password,
     )
     return { order_no: order.order_no, amount: order.amount, fee: order.fee, balance }
+  }
+
+  /**
+   * The player behind a phone and login password, without a session: the password is checked
+   * through the login password's counted lock, like every check but login's. An unknown phone
+   * takes as long as a wrong password and is answered like one.
+   */
+  private async provePlayer(phone: string, password: string) {
+    const player = this.deps.accounts.findByPhone(phone)
+    if (!player) {
+      await signInMatches(undefined, password)
+      throw fail(PROTECTION_MSG.wrongPassword)
+    }
+    await this.deps.account.proveLoginPassword(player, password)
+    return player
   }
 
   private defaultWallet(playerId: number): number {

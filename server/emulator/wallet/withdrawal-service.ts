@@ -5,7 +5,6 @@ import type { Withdrawal } from '@shared/contract/wallet'
 import { NETWORK } from '@shared/contract/wallet'
 import { formatMoney } from '@shared/money'
 import { type GuardLimits, type GuardMessages, PasswordGuard } from '../account/password-guard'
-import { verifyPassword } from '../account/passwords'
 import { InsufficientFundsError } from '../ledger/ledger-repository'
 import type { HistoryFilter } from './paged-query'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
@@ -58,7 +57,7 @@ export class WithdrawalService {
     this.assertUnlocked(playerId)
     const hash = this.ctx.accounts.payPasswordHashOf(playerId)
     if (!hash) throw fail(WALLET_MSG.noPayPassword)
-    await this.guard.check(playerId, this.limits, PAY_PASSWORD_MESSAGES, () => verifyPassword(hash, password))
+    await this.guard.check(playerId, this.limits, PAY_PASSWORD_MESSAGES, hash, password)
   }
 
   // ── addresses ──
