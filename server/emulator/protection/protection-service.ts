@@ -232,13 +232,13 @@ export class ProtectionService {
     const player = await this.provePlayer(input.phone, input.password)
     if (!this.deps.guard.activeExclusion(player.id, this.now())) throw fail(PROTECTION_MSG.notExcluded)
     const walletId = input.wallet_id ?? this.defaultWallet(player.id)
-    const { order, balance } = await this.deps.withdrawals.withdraw(
+    return this.deps.withdrawals.withdraw(
       player.id,
       walletId,
       input.amountMicro,
       input.pay_password,
+      ({ order, balance }) => ({ order_no: order.order_no, amount: order.amount, fee: order.fee, balance }),
     )
-    return { order_no: order.order_no, amount: order.amount, fee: order.fee, balance }
   }
 
   /**

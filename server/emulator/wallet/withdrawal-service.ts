@@ -1,5 +1,6 @@
 import { immediate } from '@server/db/database'
 import { fail, notFound } from '@server/http/api-error'
+import { recordAnswer } from '@server/http/idempotency'
 import { dayStartOf } from '@shared/business-day'
 import type { Withdrawal } from '@shared/contract/wallet'
 import { NETWORK } from '@shared/contract/wallet'
@@ -16,6 +17,12 @@ const PAY_PASSWORD_MESSAGES: GuardMessages = {
   wrong: WALLET_MSG.payPasswordWrong,
   lockedNow: WALLET_MSG.payPasswordLockedNow,
   locked: WALLET_MSG.payPasswordLocked,
+}
+
+/** A withdrawal just held, and the balance after it. */
+export interface HoldResult {
+  readonly order: Withdrawal
+  readonly balance: string
 }
 
 export const REJECT_REASON_DEFAULT = '审核未通过'
@@ -144,13 +151,22 @@ export class WithdrawalService {
     }
   }
 
-  /** The whole request: lock, cheap checks, then the payment password, then the hold. */
-  async withdraw(playerId: number, walletId: number, amountMicro: number, payPassword: string) {
+  /**
+   * The whole request: lock, cheap checks, then the payment password, then the hold. `answer`
+   * shapes what the endpoint sends; it is stored with the hold for an idempotent call.
+   */
+  async withdraw<A = HoldResult>(
+    playerId: number,
+    walletId: number,
+    amountMicro: number,
+    payPassword: string,
+    answer: (held: HoldResult) => A = (held) => held as A,
+  ): Promise<A> {
     this.assertUnlocked(playerId)
     // Refuse what would be refused anyway before a password guess is spent on it.
     this.checkRequest(playerId, walletId, amountMicro)
     await this.checkPayPassword(playerId, payPassword)
-    return this.hold(playerId, walletId, amountMicro)
+    return this.hold(playerId, walletId, amountMicro, answer)
   }
 
   private checkRequest(playerId: number, walletId: number, amountMicro: number) {
@@ -169,9 +185,15 @@ export class WithdrawalService {
 
   /**
    * Holds amount + fee and records the withdrawal, all in one BEGIN IMMEDIATE transaction, with
-   * every check repeated inside it. The payment password must have been checked by the caller.
+   * every check repeated inside it, and the answer of the idempotent call it belongs to (if any)
+   * with them. The payment password must have been checked by the caller.
    */
-  hold(playerId: number, walletId: number, amountMicro: number): { order: Withdrawal; balance: string } {
+  hold<A = HoldResult>(
+    playerId: number,
+    walletId: number,
+    amountMicro: number,
+    answer: (held: HoldResult) => A = (held) => held as A,
+  ): A {
     try {
       return immediate(this.ctx.db, () => {
         this.assertUnlocked(playerId)
@@ -208,7 +230,9 @@ export class WithdrawalService {
             memo: '提现手续费',
             at: now,
           })
-        return { order: withdrawalView(row), balance: formatMoney(after.balanceAfterMicro) }
+        const result = answer({ order: withdrawalView(row), balance: formatMoney(after.balanceAfterMicro) })
+        recordAnswer(this.ctx.db, result)
+        return result
       })
     } catch (err) {
       if (err instanceof InsufficientFundsError) throw fail(WALLET_MSG.insufficient)
