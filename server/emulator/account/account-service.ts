@@ -86,7 +86,7 @@ export class AccountService {
   }
 
   /** Checks and burns an SMS code in its own transaction, so a wrong guess is counted even though the call fails. */
-  private consumeSms(phone: string, purpose: SmsPurpose, code: string): void {
+  consumeSms(phone: string, purpose: SmsPurpose, code: string): void {
     const ok = immediate(this.db, () => this.sms.consume(phone, purpose, code, this.clock.now()))
     if (!ok) throw fail(SERVER_MSG.smsInvalid)
   }

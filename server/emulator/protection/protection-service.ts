@@ -18,9 +18,10 @@ import {
 } from '@shared/contract/protection'
 import { CODE } from '@shared/envelope'
 import { formatMoney } from '@shared/money'
-import type { AccountRepository } from '../account/account-repository'
+import { type AccountRepository, maskPhone, type PlayerRow } from '../account/account-repository'
 import type { AccountService } from '../account/account-service'
 import { signInMatches } from '../account/password-guard'
+import { hashPassword } from '../account/passwords'
 import { hashToken, type SessionRepository } from '../account/session-repository'
 import type { EmuClock } from '../clock'
 import type { WithdrawalService } from '../wallet/withdrawal-service'
@@ -37,7 +38,7 @@ export interface ProtectionDeps {
   readonly guard: ProtectionGuard
   readonly accounts: AccountRepository
   /** Proves the login password through its counted lock. */
-  readonly account: Pick<AccountService, 'proveLoginPassword'>
+  readonly account: Pick<AccountService, 'proveLoginPassword' | 'sendSms' | 'consumeSms'>
   readonly sessions: SessionRepository
   readonly withdrawals: WithdrawalService
 }
@@ -239,6 +240,78 @@ export class ProtectionService {
       input.pay_password,
       ({ order, balance }) => ({ order_no: order.order_no, amount: order.amount, fee: order.fee, balance }),
     )
+  }
+
+  // ── the protected withdrawal flow: no session, the login password proves who asks ──
+
+  /** The exclusion in force, or the refusal that sends the player to log in. */
+  private assertExcluded(playerId: number) {
+    const exclusion = this.deps.guard.activeExclusion(playerId, this.now())
+    if (!exclusion) throw fail(PROTECTION_MSG.notExcluded)
+    return exclusion
+  }
+
+  private accountView(player: PlayerRow) {
+    const exclusion = this.assertExcluded(player.id)
+    return {
+      kind: exclusion.kind,
+      ends_at: exclusion.ends_at,
+      phone: maskPhone(player.phone),
+      withdraw: this.deps.withdrawals.config(player.id),
+      wallets: this.deps.withdrawals.addressList(player.id),
+    }
+  }
+
+  /** What the flow shows: the exclusion, balance, fee, limits, the addresses bound. */
+  async excludedAccount(phone: string, password: string) {
+    const player = await this.provePlayer(phone, password)
+    return this.accountView(player)
+  }
+
+  /** An SMS code to the account's own phone, for `excludedSetup`. */
+  async excludedSms(phone: string, password: string) {
+    const player = await this.provePlayer(phone, password)
+    this.assertExcluded(player.id)
+    return this.deps.account.sendSms(player.phone, 'excluded')
+  }
+
+  /**
+   * Sets the payment password and/or binds a withdrawal address while an exclusion refuses login,
+   * so a player who had neither can still take their money out. Proved by the login password
+   * (through its counted lock) and an SMS code sent to the account's phone; the address is bound
+   * the first time without the payment password, which this same call may set.
+   */
+  async excludedSetup(input: {
+    phone: string
+    password: string
+    sms_code: string
+    pay_password?: string | undefined
+    address?: string | undefined
+    label?: string | undefined
+  }) {
+    if (input.pay_password === undefined && input.address === undefined) throw fail(PROTECTION_MSG.setupEmpty)
+    const player = await this.provePlayer(input.phone, input.password)
+    this.assertExcluded(player.id)
+    const address = input.address
+    const hasPay = this.deps.accounts.payPasswordHashOf(player.id) != null
+    if (address !== undefined) {
+      if (!hasPay && input.pay_password === undefined) throw fail(PROTECTION_MSG.setupNeedsPayPassword)
+      // Refuse what would be refused anyway before the code is spent on it.
+      this.deps.withdrawals.assertBindable(player.id, address)
+    }
+    this.deps.account.consumeSms(player.phone, 'excluded', input.sms_code)
+    const payHash = input.pay_password === undefined ? null : await hashPassword(input.pay_password)
+    immediate(this.deps.db, () => {
+      if (payHash !== null) this.deps.accounts.setPayPasswordHash(player.id, payHash)
+      if (address !== undefined)
+        this.deps.withdrawals.bindProved(
+          player.id,
+          address,
+          input.label ?? PROTECTION_MSG.defaultLabel,
+          false,
+        )
+    })
+    return this.accountView(player)
   }
 
   /**

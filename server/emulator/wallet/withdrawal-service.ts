@@ -82,21 +82,22 @@ export class WithdrawalService {
   ) {
     this.assertBindable(playerId, input.address)
     await this.checkPayPassword(playerId, input.payPassword)
-    immediate(this.ctx.db, () => {
-      this.assertBindable(playerId, input.address)
-      const first = this.withdrawals.addresses(playerId).length === 0
-      this.withdrawals.bind(
-        playerId,
-        input.address,
-        input.label,
-        first || input.isDefault,
-        this.ctx.clock.worldNow(),
-      )
-    })
+    immediate(this.ctx.db, () => this.bindProved(playerId, input.address, input.label, input.isDefault))
     return this.addressList(playerId)
   }
 
-  private assertBindable(playerId: number, address: string): void {
+  /**
+   * Binds an address for a player already proved some other way than the payment password (the
+   * protected withdrawal flow: login password and SMS code). Call inside a transaction.
+   */
+  bindProved(playerId: number, address: string, label: string, isDefault: boolean): void {
+    this.assertBindable(playerId, address)
+    const first = this.withdrawals.addresses(playerId).length === 0
+    this.withdrawals.bind(playerId, address, label, first || isDefault, this.ctx.clock.worldNow())
+  }
+
+  /** Refuses an address already bound, or one more than allowed. */
+  assertBindable(playerId: number, address: string): void {
     const bound = this.withdrawals.addresses(playerId)
     if (bound.some((a) => a.address === address)) throw fail(WALLET_MSG.walletDuplicate)
     if (bound.length >= this.rules.maxAddresses) throw fail(WALLET_MSG.walletLimit(this.rules.maxAddresses))
