@@ -1,4 +1,4 @@
-import { type ApiError, newIdempotencyKey } from '@client/lib/http'
+import { type ApiError, newIdempotencyKey } from './http'
 
 /**
  * The one rule for submission keys, kept by every form that sends an `Idempotency-Key`

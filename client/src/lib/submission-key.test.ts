@@ -1,6 +1,6 @@
 import { ApiError } from '@client/lib/http'
+import { SubmissionKey } from '@client/lib/submission-key'
 import { describe, expect, it } from 'vitest'
-import { SubmissionKey } from './submission-key'
 
 function keys() {
   let n = 0

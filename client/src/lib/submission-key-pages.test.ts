@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-const SRC = join(import.meta.dirname, '..', '..')
+const SRC = join(import.meta.dirname, '..')
 
 /** Every page or component that sends an Idempotency-Key (docs/client.md#submission-keys). */
 const PAGES = [
@@ -30,7 +30,7 @@ describe('every form that sends an Idempotency-Key keeps the one rule', () => {
     const senders = sources(SRC)
       .map((path) => relative(SRC, path))
       .filter((file) => /\bidempotencyKey\b/.test(text(file)))
-      .filter((file) => file !== 'lib/http.ts' && file !== 'features/wallet/submission-key.ts')
+      .filter((file) => file !== 'lib/http.ts' && file !== 'lib/submission-key.ts')
     expect(senders.sort()).toEqual([...PAGES].sort())
   })
 
@@ -38,7 +38,7 @@ describe('every form that sends an Idempotency-Key keeps the one rule', () => {
     const makers = sources(SRC)
       .map((path) => relative(SRC, path))
       .filter((file) => /\bnewIdempotencyKey\b/.test(text(file)))
-    expect(makers.sort()).toEqual(['features/wallet/submission-key.ts', 'lib/http.ts'])
+    expect(makers.sort()).toEqual(['lib/http.ts', 'lib/submission-key.ts'])
   })
 
   it.each(PAGES)('%s takes each key from a SubmissionKey, per attempt', (file) => {
