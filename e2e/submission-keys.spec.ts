@@ -1,8 +1,11 @@
 import type { Page } from '@playwright/test'
 import { IDEMPOTENCY_HEADER } from '@shared/constants'
 import { updatePaymentPassword } from '@shared/contract/account'
-import { currentRound, placeBets } from '@shared/contract/games'
+import { rebateClaim, rebateSummary } from '@shared/contract/content'
+import { bindBetAddress, currentRound, placeBets, sendTransferBet } from '@shared/contract/games'
 import { bindWallet, exchange, usdtPay, withdraw } from '@shared/contract/wallet'
+import { toMicro } from '@shared/money'
+import { tronAddressFromAccountId } from '@shared/tron'
 import { api } from './support/api'
 import { addFault, login, registerPlayer, topUp } from './support/emu'
 import { expect, openLoggedIn, recordToasts, test, toastsSeen, typeOnKeyboard } from './support/test'
@@ -179,5 +182,78 @@ test('bets: a refused confirmation, the same again, a lost one retried, on the g
   await confirm.click()
   await sawToast(page, '投注成功')
   expectRule(keys)
+  await noKeyMessage(page)
+})
+
+test('the test transfer bet: a refused send, the same again, a lost one retried', async ({ page, scope }) => {
+  await recordToasts(page)
+  const player = await registerPlayer()
+  await topUp(player, '100', scope)
+  const session = await login(player.phone, player.password)
+  await api(bindBetAddress, {
+    token: session.token,
+    body: {
+      address: tronAddressFromAccountId(crypto.getRandomValues(new Uint8Array(20))),
+      label: '测试钱包',
+    },
+  })
+  await openLoggedIn(page, '/test-bet', player)
+  const keys = keysSent(page, sendTransferBet.path)
+  const send = page.getByRole('button', { name: '发送转账投注' })
+
+  await page.getByPlaceholder('转账金额（个位数决定投注项）').fill('15')
+  await refuseOnce(scope, sendTransferBet.path, '链上拥堵，请重试')
+  await send.click()
+  await sawToast(page, '链上拥堵，请重试')
+  await refuseOnce(scope, sendTransferBet.path, '链上仍然拥堵')
+  await send.click()
+  await sawToast(page, '链上仍然拥堵')
+  await loseOnce(scope, sendTransferBet.path)
+  await send.click()
+  await sawToast(page, '请求失败')
+  await send.click()
+  await expect(page.getByTestId('transfer-result')).toContainText('转账 15.00 USDT')
+  expectRule(keys)
+  await noKeyMessage(page)
+})
+
+test('the rebate claim: a refused claim never blocks the next tap', async ({ page, scope }) => {
+  test.setTimeout(60_000)
+  await recordToasts(page)
+  const player = await registerPlayer()
+  await topUp(player, '500', scope)
+  const { token } = await login(player.phone, player.password)
+  // 200.00 of turnover reaches the first rebate tier.
+  const round = await api(currentRound, { query: { game: 'qukuai' } })
+  await api(placeBets, {
+    token,
+    body: {
+      game: 'qukuai',
+      round_id: round.ms_to_seal < 1_500 ? round.next.round_id : round.round_id,
+      bets: [{ bet_type: 'big', amount: '200' }],
+    },
+  })
+  await expect
+    .poll(async () => toMicro((await api(rebateSummary, { token })).claimable), {
+      timeout: 20_000,
+      intervals: [500],
+    })
+    .toBeGreaterThan(0)
+  await openLoggedIn(page, '/backwater', player)
+  const keys = keysSent(page, rebateClaim.path)
+  const claim = page.getByRole('button', { name: '一键领取' })
+
+  await refuseOnce(scope, rebateClaim.path, '返水结算中，请稍后再试')
+  await claim.click()
+  await sawToast(page, '返水结算中，请稍后再试')
+  await loseOnce(scope, rebateClaim.path)
+  await claim.click()
+  await sawToast(page, '请求失败')
+  await claim.click()
+  await sawToast(page, '领取成功')
+  expect(keys).toHaveLength(3)
+  // The same claim each time: refused, then a new attempt whose answer was lost, then its retry.
+  expect(keys[1]).not.toBe(keys[0])
+  expect(keys[2]).toBe(keys[1])
   await noKeyMessage(page)
 })
