@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { approveWithdrawal } from '@shared/emu-contract/wallet'
 import { addFault, DEMO, emu, registerPlayer, smsCode, topUp } from './support/emu'
 import { expect, openLoggedIn, recordToasts, test, toastsSeen } from './support/test'
 
@@ -160,7 +161,12 @@ test('a player with no address and no payment password gets money out during a t
   await page.getByPlaceholder(/^USDT，最多/).fill('50')
   await page.getByRole('button', { name: '提交提现' }).click()
   await expect(page.getByText('提现已提交')).toBeVisible()
-  await expect(page.getByText(/金额 50\.00 USDT，手续费 1\.00 USDT，余额 59\.00 USDT/)).toBeVisible()
+  const result = page.getByText(/^订单 W\d+，金额 50\.00 USDT，手续费 1\.00 USDT，余额 59\.00 USDT$/)
+  await expect(result).toBeVisible()
+  // The back office pays it out: the money is sent.
+  const orderNo = (await result.textContent())?.match(/W\d+/)?.[0] ?? ''
+  const paid = await emu().control(approveWithdrawal, { params: { id: orderNo } })
+  expect(paid).toMatchObject({ order_no: orderNo, status: 'approved', amount: '50.00' })
   expect((await toastsSeen(page)).filter((t) => t.includes('Idempotency'))).toEqual([])
 })
 
