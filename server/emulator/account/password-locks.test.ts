@@ -182,6 +182,12 @@ describe('the login password checked behind a session', () => {
     expect(answers.filter((a) => a.msg === '登录密码错误次数过多，请 30分钟后再试').length).toBe(25)
   })
 
+  it('right passwords sent in parallel are never answered "locked"', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => updatePay(DEMO.password)))
+    expect(answers.map((a) => a.code)).toEqual(Array(8).fill(1))
+    expect((await change('wrong-1')).msg).toBe('原密码错误，还可尝试 4 次')
+  })
+
   it('a right password in between starts the count again', async () => {
     await updatePay('wrong-1')
     await updatePay('wrong-2')

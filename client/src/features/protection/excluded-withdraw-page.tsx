@@ -9,7 +9,13 @@ import { SubmissionKey } from '@client/lib/submission-key'
 import { showToast } from '@client/lib/toast'
 import { useBusy } from '@client/lib/use-busy'
 import type { DataOf } from '@shared/contract/endpoint'
-import { passwordField, payPasswordField, phoneField, smsCodeField } from '@shared/contract/fields'
+import {
+  amountField,
+  passwordField,
+  payPasswordField,
+  phoneField,
+  smsCodeField,
+} from '@shared/contract/fields'
 import {
   EXCLUSION_KIND_LABEL,
   excludedAccount,
@@ -115,7 +121,7 @@ function AccountSummary({ account }: { account: Account }) {
   const w = account.withdraw
   const target = account.wallets.list.find((a) => a.is_default) ?? account.wallets.list[0]
   return (
-    <dl className="protection-text" data-testid="excluded-summary">
+    <section className="protection-text" aria-label="账户余额" data-testid="excluded-summary">
       <div>
         {EXCLUSION_KIND_LABEL[account.kind]}至 {formatDateMinute(account.ends_at)}（北京时间）
       </div>
@@ -133,7 +139,7 @@ function AccountSummary({ account }: { account: Account }) {
           提现至 {target.label}（{target.address}）
         </div>
       ) : null}
-    </dl>
+    </section>
   )
 }
 
@@ -270,7 +276,7 @@ function WithdrawForm({
 
   return (
     <SubmitForm onFinish={submit} submitText="提交提现" busy={busy}>
-      <Form.Item name="amount" label="金额" rules={[requiredRule('请输入金额')]}>
+      <Form.Item name="amount" label="金额" rules={[requiredRule('请输入金额'), schemaRule(amountField)]}>
         <Input
           inputMode="decimal"
           placeholder={`USDT，最多 ${account.withdraw.max_withdrawable}`}
