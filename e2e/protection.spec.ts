@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
-import { addFault, DEMO, emu, registerPlayer } from './support/emu'
+import { approveWithdrawal } from '@shared/emu-contract/wallet'
+import { addFault, DEMO, emu, registerPlayer, smsCode, topUp } from './support/emu'
 import { expect, openLoggedIn, recordToasts, test, toastsSeen } from './support/test'
 
 const MINUTE = 60_000
@@ -114,6 +115,61 @@ test('a time-out needs the password, logs out at once, and login then says until
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('暂停期提现')
 })
 
+test('a player with no address and no payment password gets money out during a time-out', async ({
+  page,
+}) => {
+  await recordToasts(page)
+  const player = await registerPlayer()
+  await topUp(player, '100')
+  await openLoggedIn(page, '/protection', player)
+  const form = page.getByTestId('exclusion-form')
+  await form.getByText('7 天', { exact: true }).click()
+  await form.getByPlaceholder('请输入登录密码以确认').fill(player.password)
+  await form.getByRole('button', { name: '确认暂停游戏 7 天' }).click()
+  // Before confirming, the dialog says what a withdrawal will need.
+  const confirm = page.getByTestId('exclusion-confirm')
+  await expect(confirm).toContainText('余额仍可提现')
+  await expect(page.getByTestId('exclusion-missing')).toContainText('你还没有绑定提现地址和设置支付密码')
+  await expect(page.getByTestId('exclusion-missing')).toContainText('短信验证码')
+  await page.getByRole('button', { name: '确认', exact: true }).click()
+  await page.getByRole('button', { name: '知道了' }).click()
+  await expect(page).toHaveURL(/\/responsible$/)
+
+  await page.goto('/protection/withdraw')
+  await page.getByPlaceholder('注册手机号').fill(player.phone)
+  await page.getByPlaceholder('登录密码').fill(player.password)
+  await page.getByRole('button', { name: '下一步' }).click()
+  await expect(page.getByTestId('excluded-balance')).toHaveText('110.00')
+  await expect(page.getByTestId('excluded-fee')).toHaveText('1.00')
+
+  await page.getByPlaceholder('TRC20 地址，以 T 开头').fill('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')
+  await page.getByPlaceholder('选填，如：我的钱包').fill('我的钱包')
+  await page.getByPlaceholder('设置6位数字').fill('135790')
+  await page.getByPlaceholder('再次输入').fill('135790')
+  await page.getByRole('button', { name: '获取验证码' }).click()
+  await sawToast(page, '验证码已发送')
+  await page.getByPlaceholder('短信验证码').fill(await smsCode(player.phone))
+  await page.getByRole('button', { name: '绑定并继续' }).click()
+  await sawToast(page, '提现地址已绑定')
+  await expect(page.getByTestId('excluded-summary')).toContainText('提现至 我的钱包')
+
+  // A refused attempt, then the corrected one: each its own attempt, never the key's refusal.
+  await page.getByPlaceholder(/^USDT，最多/).fill('500')
+  await page.getByPlaceholder('6位数字', { exact: true }).fill('135790')
+  await page.getByRole('button', { name: '提交提现' }).click()
+  await sawToast(page, '余额不足')
+  await page.getByPlaceholder(/^USDT，最多/).fill('50')
+  await page.getByRole('button', { name: '提交提现' }).click()
+  await expect(page.getByText('提现已提交')).toBeVisible()
+  const result = page.getByText(/^订单 W\d+，金额 50\.00 USDT，手续费 1\.00 USDT，余额 59\.00 USDT$/)
+  await expect(result).toBeVisible()
+  // The back office pays it out: the money is sent.
+  const orderNo = (await result.textContent())?.match(/W\d+/)?.[0] ?? ''
+  const paid = await emu().control(approveWithdrawal, { params: { id: orderNo } })
+  expect(paid).toMatchObject({ order_no: orderNo, status: 'approved', amount: '50.00' })
+  expect((await toastsSeen(page)).filter((t) => t.includes('Idempotency'))).toEqual([])
+})
+
 test('net position shows the ledger’s totals per span with a chart', async ({ page, request }) => {
   const session = await openLoggedIn(page, '/net-position', DEMO)
   const res = await request.get('/api/protection/net-position', { headers: { token: session.token } })
@@ -130,10 +186,12 @@ test('net position shows the ledger’s totals per span with a chart', async ({ 
   await page.getByText('近 7 天', { exact: true }).click()
   await expect(page.getByTestId('net-chart').locator('rect')).toHaveCount(7)
 
-  // A chosen range of ten business days (CST), ending today.
+  // A chosen range of ten business days (CST), ending today by the server's world clock (which a
+  // tester may have moved), not the test machine's.
   const cstDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10)
-  const today = cstDay(Date.now())
-  const start = cstDay(Date.now() - 9 * 86_400_000)
+  const now = (await emu().clock()).now
+  const today = cstDay(now)
+  const start = cstDay(now - 9 * 86_400_000)
   await page.getByText('自选区间', { exact: true }).click()
   await page.getByLabel('开始日期').fill(start)
   await page.getByLabel('结束日期').fill(today)

@@ -8,6 +8,8 @@ export const MSG = {
   copyFail: '复制失败',
   loading: '加载中...',
   screenshotSaved: '截图已下载',
+  /** Shown instead of the server's Idempotency-Key refusal, which names a header players never see. */
+  resubmit: '提交未完成，请重新提交',
 } as const
 
 /** Server-side messages of our own, shown by the client as they come. */

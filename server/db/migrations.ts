@@ -426,6 +426,22 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE pay_password_guard;
     `,
   },
+  {
+    id: 1800,
+    name: 'world clock kept; idempotency keys name their endpoint',
+    // The world clock's mode and shift survive a restart (one row); a key "in progress" at start-up
+    // is resolved by what its endpoint wrote (see server/http/idempotency.ts).
+    sql: `
+      CREATE TABLE emu_world_clock (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        mode TEXT NOT NULL CHECK (mode IN ('real', 'frozen', 'offset')),
+        offset_ms INTEGER NOT NULL,
+        frozen_at INTEGER NOT NULL,
+        seen_at INTEGER NOT NULL
+      );
+      ALTER TABLE idempotency_keys ADD COLUMN endpoint TEXT;
+    `,
+  },
 ]
 
 export function migrate(db: Db): number {

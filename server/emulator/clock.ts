@@ -26,6 +26,13 @@ export interface ClockState {
 
 type Listener = (now: number) => void
 
+/** The world clock as kept across a restart (see `kept` and `resume`). */
+export interface KeptClock {
+  readonly mode: ClockMode
+  readonly offsetMs: number
+  readonly frozenAt: number
+}
+
 export class EmuClock {
   private mode: ClockMode = 'real'
   private offsetMs = 0
@@ -51,6 +58,31 @@ export class EmuClock {
   state(): ClockState {
     const now = this.worldNow()
     return { mode: this.mode, now, offsetMs: this.mode === 'offset' ? this.offsetMs : 0 }
+  }
+
+  /** What a restart needs to carry the world clock on: its mode, shift and frozen time. */
+  kept(): KeptClock {
+    return { mode: this.mode, offsetMs: this.offsetMs, frozenAt: this.frozenAt }
+  }
+
+  /**
+   * Takes up a clock kept before a restart, without firing `onChange`: the mode it had, at no
+   * earlier a time than `seenAt` (the last world time seen then). A clock already later than that
+   * is left as it is. The world clock never moves back across a restart.
+   */
+  resume(kept: KeptClock, seenAt: number): void {
+    const real = this.realNow()
+    const keptNow =
+      kept.mode === 'frozen' ? kept.frozenAt : real + (kept.mode === 'offset' ? kept.offsetMs : 0)
+    const target = Math.max(keptNow, seenAt)
+    if (this.worldNow() >= target) return
+    if (kept.mode === 'frozen') {
+      this.mode = 'frozen'
+      this.frozenAt = target
+    } else {
+      this.mode = 'offset'
+      this.offsetMs = target - real
+    }
   }
 
   /** Back to real time. */

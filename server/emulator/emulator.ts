@@ -1,14 +1,17 @@
+import { excludedWithdraw } from '@shared/contract/protection'
+import { withdraw } from '@shared/contract/wallet'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config'
 import { type Db, openDatabase } from '../db/database'
 import { migrate } from '../db/migrations'
-import { IdempotencyStore } from '../http/idempotency'
+import { IDEMPOTENCY_DEFAULTS, IdempotencyStore } from '../http/idempotency'
 import { accountSeeder } from './account/account-seeder'
 import { AccountService } from './account/account-service'
 import { loadAgentSettings } from './agent/agent-fixtures'
 import { agentSeeder } from './agent/agent-seeder'
 import { AgentService } from './agent/agent-service'
 import type { EmuClock } from './clock'
+import { WorldClockStore } from './clock-store'
 import { loadContent } from './content/content-fixtures'
 import { ContentService } from './content/content-service'
 import { GamesDomain } from './games/games-domain'
@@ -51,6 +54,9 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
   if (applied > 0) log.info({ applied, path: config.DB_PATH }, 'database migrated')
   const fixturesDir = config.FIXTURES_DIR
 
+  // Before anything reads the time: the world clock carries on from where it was.
+  const worldClock = new WorldClockStore(db, clock)
+  worldClock.start()
   const ticker = new Ticker(clock, log)
   const ledger = new LedgerRepository(db)
   const guard = new ProtectionGuard(db)
@@ -72,6 +78,7 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
     clock,
     guard,
     accounts: accounts.accounts,
+    account: accounts,
     sessions: accounts.sessions,
     withdrawals: wallet.withdrawals,
   })
@@ -85,13 +92,16 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
   ]
   ticker.register('games', (now) => games.rounds.catchUp(now))
   ticker.register('wallet', (now) => wallet.runDue(now))
+  ticker.register('world clock', (now) => worldClock.tick(now))
 
   return {
     db,
     clock,
     ticker,
     ledger,
-    idempotency: new IdempotencyStore(db, clock),
+    // The withdrawals store their answer with the hold (see recordAnswer), so a key of theirs
+    // left "in progress" by a stopped process is resolved here, at start-up.
+    idempotency: new IdempotencyStore(db, clock, IDEMPOTENCY_DEFAULTS, [withdraw.id, excludedWithdraw.id]),
     protection: { guard, service: protection },
     accounts,
     wallet,
@@ -103,6 +113,8 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
       accounts.sessions.clearCache()
       guard.reload()
       bumpLedgerGeneration(db)
+      // The reset emptied every table, the kept clock's too.
+      worldClock.save()
     },
   }
 }

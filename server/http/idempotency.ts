@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { hash } from 'node:crypto'
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@shared/constants'
 import { CODE } from '@shared/envelope'
@@ -6,7 +7,7 @@ import { type Db, immediate } from '../db/database'
 import { commitGrouped } from '../db/group-commit'
 import type { EmuClock } from '../emulator/clock'
 import { ApiError, invalidInput } from './api-error'
-import { failure } from './envelope'
+import { failure, ok } from './envelope'
 
 /**
  * Idempotent calls: a replay returns the first answer and moves money once.
@@ -29,10 +30,16 @@ import { failure } from './envelope'
  * `atomic` (see contractRoute): then the key, the handler's writes and the stored answer commit in
  * one transaction, so nothing is ever left "in progress".
  *
+ * An asynchronous handler (one that checks a password hash first) stores its answer with the
+ * writes that make it, in the same transaction, by calling `recordAnswer` there; its endpoint is
+ * named in `answersWithWrites`. A key of such an endpoint still "in progress" when the server
+ * starts was never written for (its answer would be there): it is forgotten, so a retry runs.
+ * Keys of other endpoints left "in progress" by a process that died mid-call stay so, and a replay
+ * is refused rather than run twice. (Start-up resolution assumes one server per database file, as
+ * `server/main.ts` runs it.)
+ *
  * Keys are scoped per player (the session's; 0 without one) and kept for `retentionMs` of the
- * emulator's world clock. Calls without the header run as usual. If the process dies between the
- * handler's commit and the stored answer, the key stays "in progress" and a replay is refused
- * rather than run twice.
+ * emulator's world clock. Calls without the header run as usual.
  */
 export interface IdempotencyOptions {
   /** How long a key is remembered, on the emulator clock. */
@@ -103,6 +110,24 @@ export const fingerprintOf = (endpointId: string, body: unknown): string =>
 const isThenable = (v: unknown): boolean =>
   v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function'
 
+/** The idempotent call the running handler belongs to, for `recordAnswer`. */
+const currentCall = new AsyncLocalStorage<{ readonly player: number; readonly key: string }>()
+
+/**
+ * Stores `data` (sent as the success envelope) as the answer of the idempotent call being handled,
+ * if any. Call it inside the transaction that makes the answer true, so the writes and the answer
+ * commit together: a process dying after that commit leaves a key that replays, not one "in
+ * progress".
+ */
+export function recordAnswer(db: Db, data: unknown): void {
+  const call = currentCall.getStore()
+  if (!call) return
+  db.prepare(
+    `UPDATE idempotency_keys SET state = 'done', status_code = 200, response = ?
+     WHERE player_id = ? AND key = ? AND state = 'pending'`,
+  ).run(JSON.stringify(ok(data)), call.player, call.key)
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export class IdempotencyStore {
@@ -121,16 +146,19 @@ export class IdempotencyStore {
     private readonly db: Db,
     private readonly clock: EmuClock,
     private readonly options: IdempotencyOptions = IDEMPOTENCY_DEFAULTS,
+    /** Endpoints whose handlers call `recordAnswer` with their writes. */
+    answersWithWrites: readonly string[] = [],
   ) {
     this.select = db.prepare<[number, string], Row>(
       'SELECT fingerprint, state, status_code, response FROM idempotency_keys WHERE player_id = ? AND key = ?',
     )
     this.insert = db.prepare(
-      `INSERT INTO idempotency_keys (player_id, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'pending', ?)`,
+      `INSERT INTO idempotency_keys (player_id, key, fingerprint, state, created_at, endpoint)
+       VALUES (?, ?, ?, 'pending', ?, ?)`,
     )
     this.insertDone = db.prepare(
-      `INSERT INTO idempotency_keys (player_id, key, fingerprint, state, status_code, response, created_at)
-       VALUES (?, ?, ?, 'done', ?, ?, ?)`,
+      `INSERT INTO idempotency_keys (player_id, key, fingerprint, state, status_code, response, created_at, endpoint)
+       VALUES (?, ?, ?, 'done', ?, ?, ?, ?)`,
     )
     this.finish = db.prepare(
       `UPDATE idempotency_keys SET state = 'done', status_code = ?, response = ? WHERE player_id = ? AND key = ?`,
@@ -147,6 +175,23 @@ export class IdempotencyStore {
          (SELECT id FROM idempotency_keys WHERE created_at >= ? ORDER BY id LIMIT 1),
          (SELECT max(id) + 1 FROM idempotency_keys))`,
     )
+    this.resolveInterrupted(answersWithWrites)
+  }
+
+  /**
+   * At start-up: a key still "in progress" whose endpoint stores its answer with its writes had
+   * nothing written for it, so it is forgotten and a retry runs. Returns how many were.
+   */
+  resolveInterrupted(endpoints: readonly string[]): number {
+    if (endpoints.length === 0) return 0
+    const marks = endpoints.map(() => '?').join(', ')
+    return immediate(
+      this.db,
+      () =>
+        this.db
+          .prepare(`DELETE FROM idempotency_keys WHERE state = 'pending' AND endpoint IN (${marks})`)
+          .run(...endpoints).changes,
+    )
   }
 
   /**
@@ -162,7 +207,7 @@ export class IdempotencyStore {
       this.sweep(now)
       const row = this.select.get(player, call.key)
       if (row) return row
-      this.insert.run(player, call.key, fingerprint, now)
+      this.insert.run(player, call.key, fingerprint, now, call.endpointId)
       return null
     })
 
@@ -172,7 +217,7 @@ export class IdempotencyStore {
     let release = () => {}
     this.inflight.set(slot, new Promise<void>((resolve) => (release = resolve)))
     try {
-      const answer = await execute()
+      const answer = await currentCall.run({ player, key: call.key }, execute)
       this.store(player, call.key, 200, answer)
       return answer
     } catch (err) {
@@ -203,7 +248,7 @@ export class IdempotencyStore {
         const first = this.select.get(player, call.key)
         if (first) return { first }
         const keep = (status: number, json: string) =>
-          this.insertDone.run(player, call.key, fingerprint, status, json, now)
+          this.insertDone.run(player, call.key, fingerprint, status, json, now, call.endpointId)
         try {
           // In a savepoint of its own: a refusal undoes the handler's writes and keeps the key.
           const answer = immediate(this.db, () => {

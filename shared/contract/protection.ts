@@ -9,9 +9,16 @@ import {
   passwordField,
   payPasswordField,
   phoneField,
+  smsCodeField,
   timestamp,
 } from './fields'
-import { positiveAmountField } from './wallet'
+import {
+  getWithdrawConfig,
+  listWallets,
+  positiveAmountField,
+  tronAddressField,
+  walletLabelField,
+} from './wallet'
 
 /**
  * Player protection: deposit and loss limits, the reality check, time-out and self-exclusion, and
@@ -211,6 +218,71 @@ export const excludedWithdraw = defineEndpoint({
   data: z.object({ order_no: z.string(), amount: moneyString, fee: moneyString, balance: moneyString }),
 })
 
+/** Who asks, in the protected withdrawal flow: the account's phone and login password. */
+const excludedProof = { phone: phoneField, password: passwordField }
+
+/** What the protected withdrawal flow shows: the exclusion, the money and where it can go. */
+export const excludedAccountSchema = z.object({
+  kind: exclusionKindSchema,
+  ends_at: timestamp,
+  /** The account's phone, masked, where the SMS code goes. */
+  phone: z.string(),
+  withdraw: getWithdrawConfig.data,
+  wallets: listWallets.data,
+})
+
+export const excludedAccount = defineEndpoint({
+  id: 'excludedAccount',
+  method: 'POST',
+  path: '/api/protection/excluded/account',
+  summary:
+    'During a time-out or self-exclusion, without a session: balance, fee, limits and bound addresses; phone and login password',
+  tag: 'protection',
+  source: 'ours',
+  fields: 'ours',
+  auth: false,
+  encoding: 'urlencoded',
+  body: z.strictObject(excludedProof),
+  data: excludedAccountSchema,
+})
+
+export const excludedSms = defineEndpoint({
+  id: 'excludedSms',
+  method: 'POST',
+  path: '/api/protection/excluded/sms',
+  summary:
+    "During a time-out or self-exclusion: send an SMS code to the account's phone, to bind an address or set the payment password",
+  tag: 'protection',
+  source: 'ours',
+  fields: 'ours',
+  auth: false,
+  encoding: 'urlencoded',
+  body: z.strictObject(excludedProof),
+  data: z.object({ resend_in: z.number().int(), expires_in: z.number().int() }),
+})
+
+export const excludedSetup = defineEndpoint({
+  id: 'excludedSetup',
+  method: 'POST',
+  path: '/api/protection/excluded/setup',
+  summary:
+    'During a time-out or self-exclusion: set the payment password and/or bind a withdrawal address; login password and SMS code',
+  tag: 'protection',
+  source: 'ours',
+  fields: 'ours',
+  auth: false,
+  encoding: 'urlencoded',
+  body: z.strictObject({
+    ...excludedProof,
+    sms_code: smsCodeField,
+    /** A new payment password; needed when the account has none and an address is bound. */
+    pay_password: payPasswordField.optional(),
+    address: tronAddressField.optional(),
+    label: walletLabelField.optional(),
+  }),
+  data: excludedAccountSchema,
+})
+
 export const netPositionTotalsSchema = z.object({
   deposits: moneyString,
   /** Withdrawn plus fees, less withdrawals refunded. */
@@ -269,5 +341,8 @@ export const PROTECTION_ENDPOINTS = [
   acknowledgeRealityCheck,
   startExclusion,
   excludedWithdraw,
+  excludedAccount,
+  excludedSms,
+  excludedSetup,
   netPosition,
 ] as const

@@ -374,6 +374,23 @@ describe('idempotent calls', () => {
     expect(again).toEqual(first)
     expect(other).not.toEqual(first)
   })
+
+  it('never shows players the refusal of a key used for another request', async () => {
+    await signIn()
+    const { usdtPay } = await import('@shared/contract/wallet')
+    const key = newIdempotencyKey()
+    await callApi(usdtPay, { body: { amount: '12.5' } }, { idempotencyKey: key })
+    const { texts, result } = await shownDuring(() =>
+      callApi(usdtPay, { body: { amount: '13' } }, { idempotencyKey: key }),
+    )
+    expect(result.status).toBe('rejected')
+    const err = (result as PromiseRejectedResult).reason as ApiError
+    expect(err.details.status).toBe(422)
+    expect(err.message).toBe(MSG.resubmit)
+    await expectToast(MSG.resubmit)
+    expect(texts).not.toContain('Idempotency')
+    expect(document.body.textContent).not.toContain('Idempotency')
+  })
 })
 
 describe('showsLoadingToast', () => {

@@ -9,6 +9,7 @@ import { encodeBody, pathWithQuery } from '@shared/contract/request'
 // Not envelope.ts: its schemas would bring zod into the first screen (the contract's schemas come
 // with the endpoints, loaded by the pages that call them).
 import {
+  CODE,
   envelopeMessage,
   isSessionLostCode,
   isSuccessCode,
@@ -234,7 +235,10 @@ async function exchange(
     loseSession(envelopeMessage(envelope) ?? MSG.sessionExpired, details, 'session')
   }
   if (!isSuccessCode(envelope.code)) {
-    fail('business', envelopeMessage(envelope) ?? MSG.requestFailed, details, options.quiet)
+    // A key already used for another request (HTTP 422): a client fault, worded for the player.
+    const keyReused = status === 422 && envelope.code === CODE.conflict
+    const message = keyReused ? MSG.resubmit : (envelopeMessage(envelope) ?? MSG.requestFailed)
+    fail('business', message, details, options.quiet)
   }
   if (status < 200 || status >= 300) {
     fail(

@@ -12,17 +12,18 @@ import type { EmuClock } from '../clock'
 import type { ProtectionGuard } from '../protection/protection-guard'
 import { AccountRepository, maskPhone, type PlayerRow } from './account-repository'
 import { isCommonPassword } from './common-passwords'
-import { type GuardLimits, type GuardMessages, PasswordGuard } from './password-guard'
-import { hashPassword, verifyPassword } from './passwords'
+import { type GuardLimits, type GuardMessages, PasswordGuard, signInMatches } from './password-guard'
+import { hashPassword } from './passwords'
 import { SessionRepository } from './session-repository'
 import { type SmsPurpose, SmsRepository } from './sms-repository'
 
 const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 
 /**
- * The login password checked behind a session (changing it, or proving it to set the payment
- * password): 5 wrong in a row lock those checks for 30 minutes, so a stolen token cannot guess it.
- * Logging in itself is limited per client address instead, so no one can lock a stranger out.
+ * The login password checked anywhere but at login (changing it, proving it to set the payment
+ * password or to start a time-out, the protected withdrawal during one): 5 wrong in a row lock
+ * those checks for 30 minutes, so a stolen token cannot guess it. Logging in itself is limited per
+ * client address instead, so no one can lock a stranger out of their account.
  */
 export const LOGIN_PASSWORD_LIMITS: GuardLimits = { maxFailures: 5, lockMs: 30 * 60_000 }
 
@@ -32,7 +33,7 @@ const lockMessages = (wrong: string): GuardMessages => ({
   locked: (wait) => `登录密码错误次数过多，请 ${wait}后再试`,
 })
 const OLD_PASSWORD_MESSAGES = lockMessages(SERVER_MSG.wrongOldPassword)
-const LOGIN_PASSWORD_MESSAGES = lockMessages(SERVER_MSG.wrongLoginPassword)
+export const LOGIN_PASSWORD_MESSAGES = lockMessages(SERVER_MSG.wrongLoginPassword)
 
 /** Refuses a common or breached new password, as the contract refuses a bad field: 400, naming it. */
 async function assertNotCommon(field: string, password: string): Promise<void> {
@@ -40,9 +41,6 @@ async function assertNotCommon(field: string, password: string): Promise<void> {
     throw invalidInput(`${SERVER_MSG.invalidInput}：${field} ${PASSWORD_MSG.common}`)
   }
 }
-
-/** A real hash to check against when the phone is unknown, so a miss takes as long as a wrong password. */
-let dummyHash: Promise<string> | null = null
 
 export class AccountService {
   readonly accounts: AccountRepository
@@ -88,7 +86,7 @@ export class AccountService {
   }
 
   /** Checks and burns an SMS code in its own transaction, so a wrong guess is counted even though the call fails. */
-  private consumeSms(phone: string, purpose: SmsPurpose, code: string): void {
+  consumeSms(phone: string, purpose: SmsPurpose, code: string): void {
     const ok = immediate(this.db, () => this.sms.consume(phone, purpose, code, this.clock.now()))
     if (!ok) throw fail(SERVER_MSG.smsInvalid)
   }
@@ -116,12 +114,8 @@ export class AccountService {
 
   async login(phone: string, password: string) {
     const player = this.accounts.findByPhone(phone)
-    if (!player) {
-      dummyHash ??= hashPassword('not-a-real-password-0')
-      await verifyPassword(await dummyHash, password)
+    if (!(await signInMatches(player?.password_hash, password)) || !player)
       throw fail(SERVER_MSG.wrongPassword)
-    }
-    if (!(await verifyPassword(player.password_hash, password))) throw fail(SERVER_MSG.wrongPassword)
     this.protection.assertLogin(player.id, this.clock.now())
     const session = immediate(this.db, () =>
       this.sessions.create(player.id, this.clock.now(), this.config.SESSION_TTL_MS),
@@ -169,8 +163,12 @@ export class AccountService {
     this.loginGuard.assertUnlocked(playerId, OLD_PASSWORD_MESSAGES)
     if (oldPassword === newPassword) throw fail(SERVER_MSG.samePassword)
     await assertNotCommon('new_password', newPassword)
-    await this.loginGuard.check(playerId, LOGIN_PASSWORD_LIMITS, OLD_PASSWORD_MESSAGES, () =>
-      verifyPassword(player.password_hash, oldPassword),
+    await this.loginGuard.check(
+      playerId,
+      LOGIN_PASSWORD_LIMITS,
+      OLD_PASSWORD_MESSAGES,
+      player.password_hash,
+      oldPassword,
     )
     const newHash = await hashPassword(newPassword)
     immediate(this.db, () => {
@@ -188,10 +186,7 @@ export class AccountService {
     const player = this.accounts.findById(playerId)
     if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
     if (input.login_password !== undefined) {
-      const loginPassword = input.login_password
-      await this.loginGuard.check(playerId, LOGIN_PASSWORD_LIMITS, LOGIN_PASSWORD_MESSAGES, () =>
-        verifyPassword(player.password_hash, loginPassword),
-      )
+      await this.proveLoginPassword(player, input.login_password)
     } else if (input.sms_code !== undefined) {
       this.consumeSms(player.phone, 'pay_password', input.sms_code)
     } else {
@@ -200,6 +195,17 @@ export class AccountService {
     const payHash = await hashPassword(input.pay_password)
     immediate(this.db, () => this.accounts.setPayPasswordHash(playerId, payHash))
     return null
+  }
+
+  /** Checks the login password through its counted lock; refuses when wrong or locked. */
+  proveLoginPassword(player: PlayerRow, password: string): Promise<void> {
+    return this.loginGuard.check(
+      player.id,
+      LOGIN_PASSWORD_LIMITS,
+      LOGIN_PASSWORD_MESSAGES,
+      player.password_hash,
+      password,
+    )
   }
 
   private newInviteCode(): string {

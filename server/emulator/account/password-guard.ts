@@ -1,12 +1,16 @@
 import { type Db, immediate } from '@server/db/database'
 import { fail } from '@server/http/api-error'
 import { formatWait } from '../wallet/wallet-format'
+import { hashPassword, verifyPassword } from './passwords'
 
-/** Which secret a count belongs to: the payment password, or the login password checked behind a session. */
+/**
+ * Which secret a count belongs to: the payment password, or the login password checked behind a
+ * session or in the protected withdrawal during a time-out or self-exclusion.
+ */
 export type GuardedPassword = 'pay' | 'login'
 
 export interface GuardLimits {
-  /** Checks allowed in a row before the lock; the last of them starts it. */
+  /** Wrong passwords allowed in a row before the lock; the last of them starts it. */
   readonly maxFailures: number
   readonly lockMs: number
 }
@@ -26,14 +30,28 @@ interface Row {
   locked_until: number | null
 }
 
+/** Checks of one player's secret counted in this process and not yet answered. */
+interface Pending {
+  count: number
+  /** Checks waiting for a slot: woken each time a pending check is answered. */
+  waiters: (() => void)[]
+}
+
 /**
+ * The one place a password hash is compared (`server/emulator/account/guard-scan.test.ts` fails
+ * if any other module calls `verifyPassword`).
+ *
  * Counts password checks per player and secret, and locks after too many wrong ones in a row. The
  * state lives in SQLite, so a restart does not lift a lock.
  *
- * A check is counted before the hash is compared, in one write transaction: parallel guesses are
- * counted one after another, so no more than `maxFailures` of them ever reach the comparison, and
- * the one that takes the last try starts the lock at once. While the lock lasts every answer is the
- * same, right password or wrong, because none is compared. A right password clears the count.
+ * `failures` is every check counted since the last right password: the wrong ones and those still
+ * being compared. A check is counted before the hash is compared, in one write transaction, so no
+ * more than `maxFailures` comparisons are ever under way or wrong at once. A check that finds every
+ * try taken while some are still being compared waits for them: a right one among them frees the
+ * tries again (so right passwords sent in parallel never answer "locked"), and the wrong one that
+ * completes `maxFailures` wrong ones starts the lock. While the lock lasts every answer is the
+ * same, right password or wrong, because none is compared. A right password clears the count
+ * (checks still being compared stay counted).
  *
  * Times come from `now`, which callers give as the emulator's world clock, never a scope's clock:
  * a tester's scope moving its own time must not lift a lock.
@@ -41,8 +59,10 @@ interface Row {
 export class PasswordGuard {
   private readonly readRow
   private readonly count
+  private readonly setFailures
   private readonly lock
   private readonly clear
+  private readonly pending = new Map<number, Pending>()
 
   constructor(
     private readonly db: Db,
@@ -56,6 +76,9 @@ export class PasswordGuard {
       `INSERT INTO password_guard (player_id, kind, failures) VALUES (?, ?, 1)
        ON CONFLICT (player_id, kind) DO UPDATE SET failures = failures + 1
        RETURNING failures`,
+    )
+    this.setFailures = db.prepare<[number, number, string]>(
+      'UPDATE password_guard SET failures = ? WHERE player_id = ? AND kind = ?',
     )
     this.lock = db.prepare<[number, number, string]>(
       'UPDATE password_guard SET failures = 0, locked_until = ? WHERE player_id = ? AND kind = ?',
@@ -74,6 +97,7 @@ export class PasswordGuard {
     const row = this.readRow.get(playerId, this.kind)
     if (!row) return limits.maxFailures
     if (row.locked_until != null && row.locked_until > this.now()) return 0
+    if (row.locked_until != null) return limits.maxFailures
     return Math.max(0, limits.maxFailures - row.failures)
   }
 
@@ -83,36 +107,111 @@ export class PasswordGuard {
     if (until !== null) throw fail(messages.locked(formatWait(until - this.now())))
   }
 
+  private pendingOf(playerId: number): Pending {
+    let p = this.pending.get(playerId)
+    if (!p) {
+      p = { count: 0, waiters: [] }
+      this.pending.set(playerId, p)
+    }
+    return p
+  }
+
+  /** Counts the check, or says it must wait for the checks under way; refuses while locked. */
+  private claim(playerId: number, limits: GuardLimits, messages: GuardMessages): 'counted' | 'wait' {
+    return immediate(this.db, () => {
+      this.assertUnlocked(playerId, messages)
+      const row = this.readRow.get(playerId, this.kind)
+      // A lock that has run out starts a fresh count.
+      if (row?.locked_until != null) this.clear.run(playerId, this.kind)
+      const counted = row?.locked_until != null ? 0 : (row?.failures ?? 0)
+      if (counted >= limits.maxFailures) {
+        if ((this.pending.get(playerId)?.count ?? 0) > 0) return 'wait'
+        // Every try taken and none under way here: checks counted by a process that stopped
+        // before answering, or by another process. They count as wrong.
+        this.lock.run(this.now() + limits.lockMs, playerId, this.kind)
+        throw fail(messages.locked(formatWait(limits.lockMs)))
+      }
+      this.count.get(playerId, this.kind)
+      this.pendingOf(playerId).count++
+      return 'counted'
+    })
+  }
+
+  /** Answers one counted check: clears the count on a right password, else may start the lock. */
+  private settle(
+    playerId: number,
+    limits: GuardLimits,
+    right: boolean,
+  ): { lockedNow: boolean; left: number } {
+    const p = this.pendingOf(playerId)
+    p.count--
+    try {
+      return immediate(this.db, () => {
+        const row = this.readRow.get(playerId, this.kind)
+        if (right) {
+          // Checks still being compared were counted before this one was answered: they stay.
+          if (row) this.setFailures.run(p.count, playerId, this.kind)
+          return { lockedNow: false, left: limits.maxFailures - p.count }
+        }
+        const failures = row?.locked_until != null ? 0 : (row?.failures ?? 0)
+        if (failures - p.count >= limits.maxFailures) {
+          this.lock.run(this.now() + limits.lockMs, playerId, this.kind)
+          return { lockedNow: true, left: 0 }
+        }
+        return { lockedNow: false, left: Math.max(0, limits.maxFailures - failures) }
+      })
+    } finally {
+      const woken = p.waiters.splice(0)
+      if (p.count === 0 && woken.length === 0) this.pending.delete(playerId)
+      for (const wake of woken) wake()
+    }
+  }
+
   /**
-   * Counts one check, then runs `compare`, then clears the count if it said yes. Refuses
-   * (a business failure with the message) when locked or wrong.
+   * Counts one check of `password` against the stored hash, compares, and clears the count if it
+   * is right. Refuses (a business failure with the message) when locked or wrong.
    */
   async check(
     playerId: number,
     limits: GuardLimits,
     messages: GuardMessages,
-    compare: () => Promise<boolean>,
+    storedHash: string,
+    password: string,
   ): Promise<void> {
-    const { attemptsLeft, startsLock } = immediate(this.db, () => {
-      this.assertUnlocked(playerId, messages)
-      const row = this.readRow.get(playerId, this.kind)
-      // A lock that has run out starts a fresh count.
-      if (row?.locked_until != null) this.clear.run(playerId, this.kind)
-      const failures = this.count.get(playerId, this.kind)?.failures ?? 1
-      const startsLock = failures >= limits.maxFailures
-      if (startsLock) this.lock.run(this.now() + limits.lockMs, playerId, this.kind)
-      return { attemptsLeft: Math.max(0, limits.maxFailures - failures), startsLock }
-    })
-    if (await compare()) {
-      immediate(this.db, () => this.clear.run(playerId, this.kind))
-      return
+    while (this.claim(playerId, limits, messages) === 'wait') {
+      await new Promise<void>((resolve) => this.pendingOf(playerId).waiters.push(resolve))
     }
-    if (startsLock) throw fail(messages.lockedNow(formatWait(limits.lockMs)))
-    throw fail(messages.wrong(attemptsLeft))
+    let right: boolean
+    try {
+      right = await verifyPassword(storedHash, password)
+    } catch (err) {
+      this.settle(playerId, limits, false)
+      throw err
+    }
+    const { lockedNow, left } = this.settle(playerId, limits, right)
+    if (!right) throw fail(lockedNow ? messages.lockedNow(formatWait(limits.lockMs)) : messages.wrong(left))
   }
 
   /** Clears the count and any lock. Call inside a transaction or alone. */
   reset(playerId: number): void {
     this.clear.run(playerId, this.kind)
   }
+}
+
+/** A real hash to check against when the phone is unknown, so a miss takes as long as a wrong password. */
+let dummyHash: Promise<string> | null = null
+
+/**
+ * Logging in: the one check not counted per account, because anyone who knows a phone number could
+ * otherwise lock its owner out. Login is limited per client address instead (`RATE_LIMIT_LOGIN`
+ * on its route). An unknown phone is compared against a dummy hash, so it takes as long as a
+ * wrong password. Every other password check goes through a `PasswordGuard`.
+ */
+export async function signInMatches(storedHash: string | undefined, password: string): Promise<boolean> {
+  if (storedHash === undefined) {
+    dummyHash ??= hashPassword('not-a-real-password-0')
+    await verifyPassword(await dummyHash, password)
+    return false
+  }
+  return verifyPassword(storedHash, password)
 }

@@ -4,6 +4,7 @@ import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app
 import { changePassword, updatePaymentPassword } from '@shared/contract/account'
 import type { Endpoint } from '@shared/contract/endpoint'
 import { bindWallet, getWithdrawConfig } from '@shared/contract/wallet'
+import { tronAddressFromAccountId } from '@shared/tron'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { z } from 'zod'
 
@@ -38,6 +39,10 @@ async function post(e: Endpoint, fields: Record<string, string>, headers: Record
   expect(res.statusCode).toBeLessThan(500)
   return parseAnswer<z.ZodType>(e, res.json())
 }
+
+/** `n` distinct valid addresses. */
+const addresses = (n: number) =>
+  Array.from({ length: n }, (_, i) => tronAddressFromAccountId(new Uint8Array(20).fill(i + 1)))
 
 const bind = (pay: string, headers: Record<string, string> = {}) =>
   post(bindWallet, { address: ADDR, label: '主钱包', pay_password: pay }, headers)
@@ -74,11 +79,49 @@ describe('the payment-password lock under parallel guesses', () => {
     expect(verified).not.toHaveBeenCalled()
   })
 
-  it('a right guess among the first counted succeeds, and the rest still count', async () => {
+  it('a right guess among the first counted succeeds, and the wrong ones around it still count', async () => {
     const guesses = [DEMO.payPassword, ...Array.from({ length: 29 }, (_, i) => String(300000 + i))]
     const answers = await Promise.all(guesses.map((g) => bind(g)))
-    expect(verified.mock.calls.length).toBeLessThanOrEqual(3)
+    // Counted with it: at most 2 wrong ones, which a right answer before theirs forgives. After it
+    // the right one frees only its own try: 3 wrong ones at most are compared, then the lock.
+    expect(verified.mock.calls.length).toBeLessThanOrEqual(1 + 2 + 3)
     expect(answers[0]?.code).toBe(1)
+    expect(answers.filter((a) => a.msg === '支付密码错误次数过多，提现已锁定 3小时')).toHaveLength(1)
+    expect(answers.filter((a) => a.msg === '支付密码错误次数过多，请 3小时后再试').length).toBeGreaterThan(20)
+  })
+
+  it('right passwords sent in parallel are never answered "locked"', async () => {
+    // Five, as many addresses as a player may bind.
+    const answers = await Promise.all(
+      addresses(5).map((address, i) =>
+        post(bindWallet, { address, label: `钱包${i}`, pay_password: DEMO.payPassword }),
+      ),
+    )
+    expect(answers.filter((a) => a.msg?.includes('锁定') || a.msg?.includes('后再试'))).toEqual([])
+    const cfg = parseAnswer(
+      getWithdrawConfig,
+      (await t.app.inject({ url: getWithdrawConfig.path, headers: { token } })).json(),
+    )
+    expect(cfg.data).toMatchObject({ locked_until: null, pay_password_attempts_left: 3 })
+  })
+
+  it('right and wrong passwords mixed in parallel: the right ones pass, the count holds only the wrong', async () => {
+    const guesses = [
+      '111111',
+      DEMO.payPassword,
+      DEMO.payPassword,
+      '222222',
+      DEMO.payPassword,
+      DEMO.payPassword,
+    ]
+    const to = addresses(guesses.length)
+    const answers = await Promise.all(
+      guesses.map((pay_password, i) => post(bindWallet, { address: to[i] ?? '', label: 'x', pay_password })),
+    )
+    guesses.forEach((g, i) => {
+      if (g === DEMO.payPassword) expect(answers[i]?.code).toBe(1)
+      else expect(answers[i]?.msg).toMatch(/^支付密码错误，还可尝试 \d 次$/)
+    })
   })
 
   it("a scope's clock far past the lock's end does not lift it", async () => {
@@ -137,6 +180,12 @@ describe('the login password checked behind a session', () => {
     )
     expect(verified.mock.calls.length).toBeLessThanOrEqual(5)
     expect(answers.filter((a) => a.msg === '登录密码错误次数过多，请 30分钟后再试').length).toBe(25)
+  })
+
+  it('right passwords sent in parallel are never answered "locked"', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => updatePay(DEMO.password)))
+    expect(answers.map((a) => a.code)).toEqual(Array(8).fill(1))
+    expect((await change('wrong-1')).msg).toBe('原密码错误，还可尝试 4 次')
   })
 
   it('a right password in between starts the count again', async () => {

@@ -72,6 +72,25 @@ describe('new passwords (OWASP ASVS 5.0 level 1)', () => {
     },
   )
 
+  it.each([
+    '00000000',
+    '88888888',
+    '123123123',
+    'woaini1314',
+    '5201314520',
+    'wang1234',
+    'zhang123456',
+    '1qaz2wsx',
+    '147258369',
+    '19900101',
+    'qq5201314',
+    'Woaini1314',
+  ])('refuses %s, which leads the Chinese breach lists, on register', async (password) => {
+    const reg = await register(password)
+    expect(reg.status).toBe(400)
+    expect(reg.body).toMatchObject({ msg: `参数错误：password ${PASSWORD_MSG.common}` })
+  })
+
   it('refuses a common new password on change-password, and keeps the old one', async () => {
     const { token } = await t.login()
     const res = await t.app.inject({

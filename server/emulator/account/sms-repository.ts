@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto'
 import type { Db } from '@server/db/database'
 
-export type SmsPurpose = 'register' | 'pay_password'
+/** `excluded`: the protected withdrawal flow during a time-out or self-exclusion. */
+export type SmsPurpose = 'register' | 'pay_password' | 'excluded'
 
 /** Wrong guesses allowed before a code is burnt. */
 const MAX_ATTEMPTS = 5

@@ -200,9 +200,29 @@ describe('time-out and self-exclusion', () => {
   it('needs the login password', async () => {
     const res = await post('/api/protection/exclusion', { period: '24h', password: 'wrong' })
     expect(res.code).not.toBe(1)
-    expect(res.msg).toBe('登录密码错误')
+    expect(res.msg).toBe('登录密码错误，还可尝试 4 次')
     expect((await get('/api/protection/limits')).code).toBe(1)
     expect((await login()).code).toBe(1)
+  })
+
+  it("counts its password checks in the login password's lock: a stolen session cannot guess it", async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post('/api/protection/exclusion', { period: '24h', password: `guess-${i}` }),
+      ),
+    )
+    expect(guesses.filter((g) => g.msg === '登录密码错误次数过多，请 30分钟后再试')).toHaveLength(25)
+    // Locked: the right password starts nothing, and the player can still log in.
+    const right = await post('/api/protection/exclusion', { period: '24h', password: DEMO.password })
+    expect(right.msg).toBe('登录密码错误次数过多，请 30分钟后再试')
+    expect(kit.t.app.emu.protection.guard.activeExclusion(playerId, kit.t.clock.now())).toBeUndefined()
+    expect((await login()).code).toBe(1)
+    // The same lock covers the other checks of the login password.
+    const change = await post('/api/users/change-password', {
+      old_password: DEMO.password,
+      new_password: 'a fresh passphrase',
+    })
+    expect(change.msg).toBe('登录密码错误次数过多，请 30分钟后再试')
   })
 
   it('starts at once: sessions end, login says until when, pending bets settle, ends on time', async () => {
@@ -284,7 +304,13 @@ describe('time-out and self-exclusion', () => {
       url: '/api/protection/withdraw',
       ...form({ ...body, password: 'nope' }),
     })
-    expect(wrong.msg).toBe('登录密码错误')
+    expect(wrong.msg).toBe('登录密码错误，还可尝试 4 次')
+    const unknown = await kit.call({
+      method: 'POST',
+      url: '/api/protection/withdraw',
+      ...form({ ...body, phone: '13900000000' }),
+    })
+    expect(unknown.msg).toBe('登录密码错误')
     const before = kit.balanceMicro(playerId)
     const ok = await kit.call({ method: 'POST', url: '/api/protection/withdraw', ...form(body) })
     expect(ok.code).toBe(1)

@@ -27,6 +27,9 @@ export const PROTECTION_MSG = {
   notExcluded: '当前未处于暂停游戏或自我排除期，请登录后提现',
   wrongPassword: '登录密码错误',
   noWallet: '请先绑定提现地址',
+  setupEmpty: '请填写要绑定的提现地址或要设置的支付密码',
+  setupNeedsPayPassword: '请先设置支付密码（6位数字），再绑定提现地址',
+  defaultLabel: '提现地址',
 } as const
 
 /** The limit in force at `now`, and the change still waiting: a pending change whose time has come is in force. */

@@ -2,6 +2,9 @@ import type { Config } from '@server/config'
 import { contractRoute } from '@server/http/contract-route'
 import {
   acknowledgeRealityCheck,
+  excludedAccount,
+  excludedSetup,
+  excludedSms,
   excludedWithdraw,
   netPosition,
   protectionLimits,
@@ -53,6 +56,17 @@ export async function protectionRoutes(
       }),
     { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE } },
   )
+
+  // The rest of the flow without a session, limited per address as login is.
+  const perAddress = { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE } }
+  contractRoute(
+    app,
+    excludedAccount,
+    ({ body }) => service.excludedAccount(body.phone, body.password),
+    perAddress,
+  )
+  contractRoute(app, excludedSms, ({ body }) => service.excludedSms(body.phone, body.password), perAddress)
+  contractRoute(app, excludedSetup, ({ body }) => service.excludedSetup(body), perAddress)
 
   contractRoute(app, netPosition, ({ player, query }) =>
     service.netPosition(player.id, query.start_date, query.end_date),

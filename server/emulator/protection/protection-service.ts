@@ -18,8 +18,10 @@ import {
 } from '@shared/contract/protection'
 import { CODE } from '@shared/envelope'
 import { formatMoney } from '@shared/money'
-import type { AccountRepository } from '../account/account-repository'
-import { verifyPassword } from '../account/passwords'
+import { type AccountRepository, maskPhone, type PlayerRow } from '../account/account-repository'
+import type { AccountService } from '../account/account-service'
+import { signInMatches } from '../account/password-guard'
+import { hashPassword } from '../account/passwords'
 import { hashToken, type SessionRepository } from '../account/session-repository'
 import type { EmuClock } from '../clock'
 import type { WithdrawalService } from '../wallet/withdrawal-service'
@@ -35,6 +37,8 @@ export interface ProtectionDeps {
   readonly clock: EmuClock
   readonly guard: ProtectionGuard
   readonly accounts: AccountRepository
+  /** Proves the login password through its counted lock. */
+  readonly account: Pick<AccountService, 'proveLoginPassword' | 'sendSms' | 'consumeSms'>
   readonly sessions: SessionRepository
   readonly withdrawals: WithdrawalService
 }
@@ -190,7 +194,7 @@ export class ProtectionService {
   async startExclusion(playerId: number, period: ExclusionPeriod, password: string) {
     const player = this.deps.accounts.findById(playerId)
     if (!player) throw new ApiError(CODE.sessionExpired, '登录已失效!')
-    if (!(await verifyPassword(player.password_hash, password))) throw fail(PROTECTION_MSG.wrongPassword)
+    await this.deps.account.proveLoginPassword(player, password)
     const row = immediate(this.deps.db, () => {
       const now = this.now()
       this.repo.saveExclusion({
@@ -226,18 +230,103 @@ export class ProtectionService {
     amountMicro: number
     pay_password: string
   }) {
-    const player = this.deps.accounts.findByPhone(input.phone)
-    if (!player || !(await verifyPassword(player.password_hash, input.password)))
-      throw fail(PROTECTION_MSG.wrongPassword)
+    const player = await this.provePlayer(input.phone, input.password)
     if (!this.deps.guard.activeExclusion(player.id, this.now())) throw fail(PROTECTION_MSG.notExcluded)
     const walletId = input.wallet_id ?? this.defaultWallet(player.id)
-    const { order, balance } = await this.deps.withdrawals.withdraw(
+    return this.deps.withdrawals.withdraw(
       player.id,
       walletId,
       input.amountMicro,
       input.pay_password,
+      ({ order, balance }) => ({ order_no: order.order_no, amount: order.amount, fee: order.fee, balance }),
     )
-    return { order_no: order.order_no, amount: order.amount, fee: order.fee, balance }
+  }
+
+  // ── the protected withdrawal flow: no session, the login password proves who asks ──
+
+  /** The exclusion in force, or the refusal that sends the player to log in. */
+  private assertExcluded(playerId: number) {
+    const exclusion = this.deps.guard.activeExclusion(playerId, this.now())
+    if (!exclusion) throw fail(PROTECTION_MSG.notExcluded)
+    return exclusion
+  }
+
+  private accountView(player: PlayerRow) {
+    const exclusion = this.assertExcluded(player.id)
+    return {
+      kind: exclusion.kind,
+      ends_at: exclusion.ends_at,
+      phone: maskPhone(player.phone),
+      withdraw: this.deps.withdrawals.config(player.id),
+      wallets: this.deps.withdrawals.addressList(player.id),
+    }
+  }
+
+  /** What the flow shows: the exclusion, balance, fee, limits, the addresses bound. */
+  async excludedAccount(phone: string, password: string) {
+    const player = await this.provePlayer(phone, password)
+    return this.accountView(player)
+  }
+
+  /** An SMS code to the account's own phone, for `excludedSetup`. */
+  async excludedSms(phone: string, password: string) {
+    const player = await this.provePlayer(phone, password)
+    this.assertExcluded(player.id)
+    return this.deps.account.sendSms(player.phone, 'excluded')
+  }
+
+  /**
+   * Sets the payment password and/or binds a withdrawal address while an exclusion refuses login,
+   * so a player who had neither can still take their money out. Proved by the login password
+   * (through its counted lock) and an SMS code sent to the account's phone; the address is bound
+   * the first time without the payment password, which this same call may set.
+   */
+  async excludedSetup(input: {
+    phone: string
+    password: string
+    sms_code: string
+    pay_password?: string | undefined
+    address?: string | undefined
+    label?: string | undefined
+  }) {
+    if (input.pay_password === undefined && input.address === undefined) throw fail(PROTECTION_MSG.setupEmpty)
+    const player = await this.provePlayer(input.phone, input.password)
+    this.assertExcluded(player.id)
+    const address = input.address
+    const hasPay = this.deps.accounts.payPasswordHashOf(player.id) != null
+    if (address !== undefined) {
+      if (!hasPay && input.pay_password === undefined) throw fail(PROTECTION_MSG.setupNeedsPayPassword)
+      // Refuse what would be refused anyway before the code is spent on it.
+      this.deps.withdrawals.assertBindable(player.id, address)
+    }
+    this.deps.account.consumeSms(player.phone, 'excluded', input.sms_code)
+    const payHash = input.pay_password === undefined ? null : await hashPassword(input.pay_password)
+    immediate(this.deps.db, () => {
+      if (payHash !== null) this.deps.accounts.setPayPasswordHash(player.id, payHash)
+      if (address !== undefined)
+        this.deps.withdrawals.bindProved(
+          player.id,
+          address,
+          input.label ?? PROTECTION_MSG.defaultLabel,
+          false,
+        )
+    })
+    return this.accountView(player)
+  }
+
+  /**
+   * The player behind a phone and login password, without a session: the password is checked
+   * through the login password's counted lock, like every check but login's. An unknown phone
+   * takes as long as a wrong password and is answered like one.
+   */
+  private async provePlayer(phone: string, password: string) {
+    const player = this.deps.accounts.findByPhone(phone)
+    if (!player) {
+      await signInMatches(undefined, password)
+      throw fail(PROTECTION_MSG.wrongPassword)
+    }
+    await this.deps.account.proveLoginPassword(player, password)
+    return player
   }
 
   private defaultWallet(playerId: number): number {

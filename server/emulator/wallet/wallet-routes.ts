@@ -27,7 +27,11 @@ export async function walletRoutes(app: FastifyInstance, opts: { wallet: WalletD
   const { deposits, withdrawals } = wallet
 
   contractRoute(app, getPayInfoUsdt, ({ player }) => deposits.payInfo(player.id))
-  contractRoute(app, usdtPay, ({ player, body }) => deposits.create(player.id, toMicro(body.amount)))
+  // Atomic: the order, the key and the answer commit together, so no top-up key is ever left
+  // "in progress" by a process that died.
+  contractRoute(app, usdtPay, ({ player, body }) => deposits.create(player.id, toMicro(body.amount)), {
+    atomic: true,
+  })
   contractRoute(app, getDepositOrder, ({ player, query }) => deposits.order(player.id, query.id))
   contractRoute(app, getDepositHistory, ({ player, query }) =>
     deposits.history(
@@ -62,8 +66,11 @@ export async function walletRoutes(app: FastifyInstance, opts: { wallet: WalletD
   )
 
   contractRoute(app, changeType, () => wallet.exchange.pairs())
-  contractRoute(app, exchange, ({ player, body }) =>
-    wallet.exchange.convert(player.id, body.from, body.to, toMicro(body.amount)),
+  contractRoute(
+    app,
+    exchange,
+    ({ player, body }) => wallet.exchange.convert(player.id, body.from, body.to, toMicro(body.amount)),
+    { atomic: true },
   )
 
   contractRoute(app, fundFlow, ({ player, query }) =>

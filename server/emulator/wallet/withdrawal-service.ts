@@ -1,11 +1,11 @@
 import { immediate } from '@server/db/database'
 import { fail, notFound } from '@server/http/api-error'
+import { recordAnswer } from '@server/http/idempotency'
 import { dayStartOf } from '@shared/business-day'
 import type { Withdrawal } from '@shared/contract/wallet'
 import { NETWORK } from '@shared/contract/wallet'
 import { formatMoney } from '@shared/money'
 import { type GuardLimits, type GuardMessages, PasswordGuard } from '../account/password-guard'
-import { verifyPassword } from '../account/passwords'
 import { InsufficientFundsError } from '../ledger/ledger-repository'
 import type { HistoryFilter } from './paged-query'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
@@ -17,6 +17,12 @@ const PAY_PASSWORD_MESSAGES: GuardMessages = {
   wrong: WALLET_MSG.payPasswordWrong,
   lockedNow: WALLET_MSG.payPasswordLockedNow,
   locked: WALLET_MSG.payPasswordLocked,
+}
+
+/** A withdrawal just held, and the balance after it. */
+export interface HoldResult {
+  readonly order: Withdrawal
+  readonly balance: string
 }
 
 export const REJECT_REASON_DEFAULT = '审核未通过'
@@ -58,7 +64,7 @@ export class WithdrawalService {
     this.assertUnlocked(playerId)
     const hash = this.ctx.accounts.payPasswordHashOf(playerId)
     if (!hash) throw fail(WALLET_MSG.noPayPassword)
-    await this.guard.check(playerId, this.limits, PAY_PASSWORD_MESSAGES, () => verifyPassword(hash, password))
+    await this.guard.check(playerId, this.limits, PAY_PASSWORD_MESSAGES, hash, password)
   }
 
   // ── addresses ──
@@ -76,21 +82,22 @@ export class WithdrawalService {
   ) {
     this.assertBindable(playerId, input.address)
     await this.checkPayPassword(playerId, input.payPassword)
-    immediate(this.ctx.db, () => {
-      this.assertBindable(playerId, input.address)
-      const first = this.withdrawals.addresses(playerId).length === 0
-      this.withdrawals.bind(
-        playerId,
-        input.address,
-        input.label,
-        first || input.isDefault,
-        this.ctx.clock.worldNow(),
-      )
-    })
+    immediate(this.ctx.db, () => this.bindProved(playerId, input.address, input.label, input.isDefault))
     return this.addressList(playerId)
   }
 
-  private assertBindable(playerId: number, address: string): void {
+  /**
+   * Binds an address for a player already proved some other way than the payment password (the
+   * protected withdrawal flow: login password and SMS code). Call inside a transaction.
+   */
+  bindProved(playerId: number, address: string, label: string, isDefault: boolean): void {
+    this.assertBindable(playerId, address)
+    const first = this.withdrawals.addresses(playerId).length === 0
+    this.withdrawals.bind(playerId, address, label, first || isDefault, this.ctx.clock.worldNow())
+  }
+
+  /** Refuses an address already bound, or one more than allowed. */
+  assertBindable(playerId: number, address: string): void {
     const bound = this.withdrawals.addresses(playerId)
     if (bound.some((a) => a.address === address)) throw fail(WALLET_MSG.walletDuplicate)
     if (bound.length >= this.rules.maxAddresses) throw fail(WALLET_MSG.walletLimit(this.rules.maxAddresses))
@@ -145,13 +152,22 @@ export class WithdrawalService {
     }
   }
 
-  /** The whole request: lock, cheap checks, then the payment password, then the hold. */
-  async withdraw(playerId: number, walletId: number, amountMicro: number, payPassword: string) {
+  /**
+   * The whole request: lock, cheap checks, then the payment password, then the hold. `answer`
+   * shapes what the endpoint sends; it is stored with the hold for an idempotent call.
+   */
+  async withdraw<A = HoldResult>(
+    playerId: number,
+    walletId: number,
+    amountMicro: number,
+    payPassword: string,
+    answer: (held: HoldResult) => A = (held) => held as A,
+  ): Promise<A> {
     this.assertUnlocked(playerId)
     // Refuse what would be refused anyway before a password guess is spent on it.
     this.checkRequest(playerId, walletId, amountMicro)
     await this.checkPayPassword(playerId, payPassword)
-    return this.hold(playerId, walletId, amountMicro)
+    return this.hold(playerId, walletId, amountMicro, answer)
   }
 
   private checkRequest(playerId: number, walletId: number, amountMicro: number) {
@@ -170,9 +186,15 @@ export class WithdrawalService {
 
   /**
    * Holds amount + fee and records the withdrawal, all in one BEGIN IMMEDIATE transaction, with
-   * every check repeated inside it. The payment password must have been checked by the caller.
+   * every check repeated inside it, and the answer of the idempotent call it belongs to (if any)
+   * with them. The payment password must have been checked by the caller.
    */
-  hold(playerId: number, walletId: number, amountMicro: number): { order: Withdrawal; balance: string } {
+  hold<A = HoldResult>(
+    playerId: number,
+    walletId: number,
+    amountMicro: number,
+    answer: (held: HoldResult) => A = (held) => held as A,
+  ): A {
     try {
       return immediate(this.ctx.db, () => {
         this.assertUnlocked(playerId)
@@ -209,7 +231,9 @@ export class WithdrawalService {
             memo: '提现手续费',
             at: now,
           })
-        return { order: withdrawalView(row), balance: formatMoney(after.balanceAfterMicro) }
+        const result = answer({ order: withdrawalView(row), balance: formatMoney(after.balanceAfterMicro) })
+        recordAnswer(this.ctx.db, result)
+        return result
       })
     } catch (err) {
       if (err instanceof InsufficientFundsError) throw fail(WALLET_MSG.insufficient)

@@ -6,8 +6,9 @@ import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { formatDateTime } from '@client/lib/date-time'
 import { useShownAmount } from '@client/lib/hide-amount'
-import { callApi, newIdempotencyKey } from '@client/lib/http'
+import { callApi } from '@client/lib/http'
 import { session } from '@client/lib/session-store'
+import { SubmissionKey } from '@client/lib/submission-key'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
 import { useBusy } from '@client/lib/use-busy'
@@ -19,7 +20,7 @@ import Button from 'antd-mobile/es/components/button'
 import Empty from 'antd-mobile/es/components/empty'
 import List from 'antd-mobile/es/components/list'
 import Tag from 'antd-mobile/es/components/tag'
-import { useRef } from 'react'
+import { useState } from 'react'
 import './agent.css'
 
 /** A tier's turnover band, e.g. "1000.00 – 5000.00" or "≥ 50000.00". */
@@ -42,16 +43,18 @@ function BackwaterContent() {
     (item) => item.id,
   )
   const [claiming, run] = useBusy()
-  // One key per claim the player means to make: a retry after a lost answer is the same claim.
-  const claimKey = useRef(newIdempotencyKey())
+  // One key per claim: a retry after a lost answer is the same claim; after any answer, even a
+  // refusal, the next tap is a new claim (docs/client.md#submission-keys).
+  const [claimKey] = useState(() => new SubmissionKey())
 
   const s = summary.data
 
   const claim = () =>
     run(async () => {
       try {
-        const result = await callApi(rebateClaim, { body: {} }, { idempotencyKey: claimKey.current })
-        claimKey.current = newIdempotencyKey()
+        const result = await claimKey.send({}, (idempotencyKey) =>
+          callApi(rebateClaim, { body: {} }, { idempotencyKey }),
+        )
         session.setBalance(result.balance)
         showToast(`领取成功 ${amount(result.amount)} USDT`, 'success')
         await Promise.allSettled([summary.mutate(), history.refresh()])

@@ -1,7 +1,8 @@
 import { loginPath } from '@client/config/paths'
 import { useShownAmount } from '@client/lib/hide-amount'
-import { callApi, newIdempotencyKey } from '@client/lib/http'
+import { callApi } from '@client/lib/http'
 import { session, useSession } from '@client/lib/session-store'
+import { SubmissionKey } from '@client/lib/submission-key'
 import { showToast } from '@client/lib/toast'
 import { useBusy } from '@client/lib/use-busy'
 import type { DataOf } from '@shared/contract/endpoint'
@@ -10,7 +11,7 @@ import type { GameCode } from '@shared/games/config'
 import Button from 'antd-mobile/es/components/button'
 import List from 'antd-mobile/es/components/list'
 import Popup from 'antd-mobile/es/components/popup'
-import { type Dispatch, useMemo, useRef, useState } from 'react'
+import { type Dispatch, useMemo, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { Rules } from './bet-board'
 import { checkSlip, potentialPayout, type SlipAction, type SlipState, stakeText, totalText } from './bet-slip'
@@ -40,8 +41,9 @@ export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarPr
   const isLogin = useSession((s) => s.isLogin)
   const balance = useSession((s) => s.balance)
   const money = useShownAmount()
-  // One key per confirmed slip: a retry of the same confirmation cannot place it twice.
-  const idempotencyKey = useRef(newIdempotencyKey())
+  // One key per attempt: a retry of the same confirmation cannot place it twice, and a refused one
+  // never blocks the next (docs/client.md#submission-keys).
+  const [key] = useState(() => new SubmissionKey())
   const byType = useMemo(() => new Map(rules.bet_types.map((t) => [t.bet_type, t])), [rules])
   const check = checkSlip(slip, { minStake: rules.min_stake, maxStake: rules.max_stake, balance })
   const { round, target, msToSeal, msToDraw, sealed } = view
@@ -54,7 +56,6 @@ export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarPr
     }
     if (!check.ok) return showToast(check.message ?? '请检查投注')
     if (!target) return showToast('正在等待下一期开盘')
-    idempotencyKey.current = newIdempotencyKey()
     setPinned(target.round.round_id)
   }
 
@@ -62,23 +63,17 @@ export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarPr
     if (!pinned || !target || sending) return
     if (target.round.round_id !== pinned) {
       // The round changed under the sheet: nothing is sent until the player agrees to the new one.
-      idempotencyKey.current = newIdempotencyKey()
       setPinned(target.round.round_id)
       return
     }
     // On a failure the HTTP client shows why and the sheet stays open to retry.
     await run(async () => {
-      const res = await callApi(
-        placeBets,
-        {
-          body: {
-            game,
-            round_id: pinned,
-            bets: slip.selected.map((bet_type) => ({ bet_type, amount: stakeText(slip) })),
-          },
-        },
-        { idempotencyKey: idempotencyKey.current },
-      )
+      const body = {
+        game,
+        round_id: pinned,
+        bets: slip.selected.map((bet_type) => ({ bet_type, amount: stakeText(slip) })),
+      }
+      const res = await key.send(body, (idempotencyKey) => callApi(placeBets, { body }, { idempotencyKey }))
       session.setBalance(res.balance)
       onPlaced((bets) => [...res.bets, ...bets.filter((b) => !res.bets.some((n) => n.id === b.id))])
       setPinned(null)

@@ -3,8 +3,9 @@ import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { truncate } from '@client/lib/format'
 import { useShownAmount } from '@client/lib/hide-amount'
-import { callApi, newIdempotencyKey } from '@client/lib/http'
+import { callApi } from '@client/lib/http'
 import { refreshBalance } from '@client/lib/session-actions'
+import { SubmissionKey } from '@client/lib/submission-key'
 import { useApi } from '@client/lib/use-api'
 import type { DataOf } from '@shared/contract/endpoint'
 import { BET_STATUS_LABEL, betAddresses, sendTransferBet, transferHistory } from '@shared/contract/games'
@@ -13,7 +14,7 @@ import Input from 'antd-mobile/es/components/input'
 import List from 'antd-mobile/es/components/list'
 import Selector from 'antd-mobile/es/components/selector'
 import Skeleton from 'antd-mobile/es/components/skeleton'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router-dom'
 import { verifyPath } from './game-links'
 import './games.css'
@@ -47,7 +48,8 @@ function TestBet() {
   const [amount, setAmount] = useState('')
   const [sending, setSending] = useState(false)
   const [last, setLast] = useState<Transfer | null>(null)
-  const key = useRef(newIdempotencyKey())
+  // One key per attempt (docs/client.md#submission-keys).
+  const [key] = useState(() => new SubmissionKey())
 
   if (!addresses.data) return <Skeleton.Paragraph lineCount={6} animated />
   const { list, receiving } = addresses.data
@@ -59,16 +61,14 @@ function TestBet() {
     if (!chosenFrom || !chosenTo || sending) return
     setSending(true)
     try {
-      const t = await callApi(
-        sendTransferBet,
-        { body: { from_address: chosenFrom, to_address: chosenTo, amount: amount.trim() } },
-        { idempotencyKey: key.current },
+      const body = { from_address: chosenFrom, to_address: chosenTo, amount: amount.trim() }
+      const t = await key.send(body, (idempotencyKey) =>
+        callApi(sendTransferBet, { body }, { idempotencyKey }),
       )
-      key.current = newIdempotencyKey()
       setLast(t)
       await Promise.all([history.mutate(), refreshBalance()])
     } catch {
-      // The HTTP client showed why; the same key is kept for a retry.
+      // The HTTP client showed why; the key is kept only for a retry of an attempt with no answer.
     } finally {
       setSending(false)
     }

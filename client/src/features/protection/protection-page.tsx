@@ -26,6 +26,7 @@ import {
   setRealityCheck,
   startExclusion,
 } from '@shared/contract/protection'
+import { listWallets } from '@shared/contract/wallet'
 import Button from 'antd-mobile/es/components/button'
 import Dialog from 'antd-mobile/es/components/dialog'
 import Input from 'antd-mobile/es/components/input'
@@ -237,6 +238,15 @@ function RealityCheckSettings() {
   )
 }
 
+/** What a withdrawal during the exclusion will still need set up: no address bound, no payment password. */
+async function withdrawalSetupMissing(): Promise<string[]> {
+  const missing: string[] = []
+  const wallets = await callApi(listWallets, {}, { quiet: true }).catch(() => null)
+  if (wallets && wallets.list.length === 0) missing.push('绑定提现地址')
+  if (session.get().userInfo?.has_pay_password === false) missing.push('设置支付密码')
+  return missing
+}
+
 function ExclusionForm() {
   const navigate = useNavigate()
   const [period, setPeriod] = useState<ExclusionPeriod | null>(null)
@@ -246,9 +256,21 @@ function ExclusionForm() {
   const submit = async () => {
     if (!period || password === '') return
     const choice = EXCLUSION_PERIODS[period]
+    const missing = await withdrawalSetupMissing()
     const ok = await Dialog.confirm({
       title: `确认${EXCLUSION_KIND_LABEL[choice.kind]} ${choice.label}？`,
-      content: '立即生效，期间无法登录、无法投注，且不能提前解除。未结算的投注照常结算，余额仍可提现。',
+      content: (
+        <div data-testid="exclusion-confirm">
+          <p>立即生效，期间无法登录、无法投注，且不能提前解除。未结算的投注照常结算。</p>
+          <p>余额仍可提现：在“负责任博彩”页的“暂停期提现”中，用手机号和登录密码验证身份，再输入支付密码。</p>
+          {missing.length > 0 ? (
+            <p data-testid="exclusion-missing">
+              你还没有{missing.join('和')}
+              ：期间提现前需先完成，届时要用发送到账号手机的短信验证码；也可以现在先在钱包里完成。
+            </p>
+          ) : null}
+        </div>
+      ),
       confirmText: '确认',
       cancelText: '再想想',
     })
