@@ -88,7 +88,7 @@ describe('translating', () => {
       total: 3,
       has_more: true,
       list: [
-        { id: 7, type: 'deposit', amount: '100.00', balance_after: '100.00', created_at: 1_795_800_000_000 },
+        { id: 7, type: 'topup', amount: '100.00', balance_after: '100.00', created_at: 1_795_800_000_000 },
       ],
     })
 

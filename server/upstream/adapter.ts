@@ -107,9 +107,11 @@ export function loadAdapter(file: string, text = readFileSync(file, 'utf8')): Ad
     return undefined
   }
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (i) => `${file}${at(nodeAt(i.path))}: ${i.path.join('.') || '(file)'}: ${i.message}`,
-    )
+    const problems = parsed.error.issues.map((i) => {
+      // An unknown key is found at the key itself, not at the object holding it.
+      const path = i.code === 'unrecognized_keys' && i.keys[0] !== undefined ? [...i.path, i.keys[0]] : i.path
+      return `${file}${at(nodeAt(path))}: ${i.path.join('.') || '(file)'}: ${i.message}`
+    })
     throw new AdapterError(problems.join('\n'))
   }
   const unknown = Object.keys(parsed.data.endpoints).filter((id) => !ENDPOINTS.some((e) => e.id === id))
