@@ -36,9 +36,14 @@ export const sendSms = defineEndpoint({
   fields: 'ours',
   auth: false,
   encoding: 'urlencoded',
-  /** `register` needs the phone; `pay_password` goes to the logged-in player's own phone (token header). */
+  /**
+   * `register` and `reset_password` need the phone; `pay_password` goes to the logged-in player's own
+   * phone (token header). A reset code is sent only to a registered phone, but the answer is the same
+   * either way, so the call tells no one which phones have accounts.
+   */
   body: z.discriminatedUnion('purpose', [
     z.strictObject({ purpose: z.literal('register'), phone: phoneField }),
+    z.strictObject({ purpose: z.literal('reset_password'), phone: phoneField }),
     z.strictObject({ purpose: z.literal('pay_password'), phone: phoneField.optional() }),
   ]),
   data: z.object({
@@ -142,6 +147,21 @@ export const changePassword = defineEndpoint({
   auth: true,
   encoding: 'urlencoded',
   body: z.strictObject({ old_password: passwordField, new_password: newPasswordField }),
+  data: z.null(),
+})
+
+export const resetPassword = defineEndpoint({
+  id: 'resetPassword',
+  method: 'POST',
+  path: '/api/users/reset-password',
+  summary:
+    'Set a new login password with an SMS code sent to the account’s phone; every session of the player ends',
+  tag: 'account',
+  source: 'ours',
+  fields: 'ours',
+  auth: false,
+  encoding: 'urlencoded',
+  body: z.strictObject({ phone: phoneField, code: smsCodeField, new_password: newPasswordField }),
   data: z.null(),
 })
 

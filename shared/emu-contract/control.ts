@@ -321,7 +321,7 @@ export const activateScenario = defineControl({
 
 export const smsCodeSchema = z.object({
   phone: z.string(),
-  purpose: z.enum(['register', 'pay_password', 'excluded']),
+  purpose: z.enum(['register', 'pay_password', 'excluded', 'reset_password']),
   code: z.string(),
   sent_at: z.number().int(),
   expires_at: z.number().int(),

@@ -74,6 +74,9 @@ const standalone: RouteObject[] = [
   page(paths.login, { title: '登录' }, () =>
     import('../features/account/login-page').then((m) => m.LoginPage),
   ),
+  page(paths.forgotPassword, { title: '忘记密码' }, () =>
+    import('../features/account/forgot-password-page').then((m) => m.ForgotPasswordPage),
+  ),
   page(paths.securityCenter, { title: '安全中心' }, () =>
     import('../features/security/security-center-page').then((m) => m.SecurityCenterPage),
   ),

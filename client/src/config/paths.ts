@@ -21,6 +21,7 @@ export const paths = {
   vpn: '/vpn',
   prizePool: '/pond',
   login: '/login',
+  forgotPassword: '/forgot-password',
   gameBlock: '/games/qukuai',
   gameTrend: '/games/zoushi',
   gameHashSize: '/games/hassize',

@@ -7,6 +7,7 @@ import {
   login,
   logout,
   register,
+  resetPassword,
   sendSms,
   updatePaymentPassword,
   userInfo,
@@ -27,9 +28,9 @@ export async function accountRoutes(
     app,
     sendSms,
     async ({ body, request }) => {
-      if (body.purpose === 'register') {
+      if (body.purpose === 'register' || body.purpose === 'reset_password') {
         if (!body.phone) throw invalidInput('参数错误：phone 不能为空')
-        return service.sendSms(body.phone, 'register')
+        return service.sendSms(body.phone, body.purpose)
       }
       // The payment-password code goes to the logged-in player's own phone.
       app.authenticate(request)
@@ -45,6 +46,11 @@ export async function accountRoutes(
   })
 
   contractRoute(app, login, ({ body }) => service.login(body.phone, body.password), {
+    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE },
+  })
+
+  // Limited per client address like logging in: each wrong code also counts against the code.
+  contractRoute(app, resetPassword, ({ body }) => service.resetPassword(body), {
     rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE },
   })
 

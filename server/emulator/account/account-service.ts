@@ -72,16 +72,19 @@ export class AccountService {
         const wait = Math.ceil((this.config.SMS_RESEND_MS - (now - last.sent_at)) / 1000)
         throw fail(`${SERVER_MSG.smsTooSoon}（${wait} 秒后可重发）`, CODE.rateLimited)
       }
+      const answer = {
+        resend_in: Math.ceil(this.config.SMS_RESEND_MS / 1000),
+        expires_in: Math.ceil(this.config.SMS_TTL_MS / 1000),
+      }
+      // A reset code goes to registered phones only; the answer does not say which phones those are.
+      if (purpose === 'reset_password' && !this.accounts.findByPhone(phone)) return answer
       const row = this.sms.issue(phone, purpose, now, this.config.SMS_TTL_MS)
       // No SMS leaves the machine: the code is logged and readable through /__emu/sms.
       this.log.info(
         { phone: maskPhone(phone), purpose, smsCode: row.code },
         'SMS code issued (emulator, not sent)',
       )
-      return {
-        resend_in: Math.ceil(this.config.SMS_RESEND_MS / 1000),
-        expires_in: Math.ceil(this.config.SMS_TTL_MS / 1000),
-      }
+      return answer
     })
   }
 
@@ -176,6 +179,27 @@ export class AccountService {
       // Anyone else holding a session of this account is logged out; this one stays.
       this.sessions.endOthers(playerId, token, this.clock.now())
     })
+    return null
+  }
+
+  /**
+   * A forgotten login password replaced, proved by an SMS code to the account's phone (each wrong
+   * code counted: five burn it). Every session of the player ends, and the login password's lock is
+   * lifted: the code proved the phone.
+   */
+  async resetPassword(input: { phone: string; code: string; new_password: string }): Promise<null> {
+    await assertNotCommon('new_password', input.new_password)
+    const player = this.accounts.findByPhone(input.phone)
+    // An unknown phone has no code: the same refusal as a wrong code.
+    if (!player) throw fail(SERVER_MSG.smsInvalid)
+    this.consumeSms(player.phone, 'reset_password', input.code)
+    const newHash = await hashPassword(input.new_password)
+    immediate(this.db, () => {
+      this.accounts.setPasswordHash(player.id, newHash)
+      this.sessions.endAll(player.id, this.clock.now())
+      this.loginGuard.clear(player.id)
+    })
+    this.log.info({ playerId: player.id }, 'login password reset by SMS; every session ended')
     return null
   }
 

@@ -61,7 +61,7 @@ export class PasswordGuard {
   private readonly count
   private readonly setFailures
   private readonly lock
-  private readonly clear
+  private readonly clearRow
   private readonly pending = new Map<number, Pending>()
 
   constructor(
@@ -83,7 +83,9 @@ export class PasswordGuard {
     this.lock = db.prepare<[number, number, string]>(
       'UPDATE password_guard SET failures = 0, locked_until = ? WHERE player_id = ? AND kind = ?',
     )
-    this.clear = db.prepare<[number, string]>('DELETE FROM password_guard WHERE player_id = ? AND kind = ?')
+    this.clearRow = db.prepare<[number, string]>(
+      'DELETE FROM password_guard WHERE player_id = ? AND kind = ?',
+    )
   }
 
   /** The time the lock ends, while it lasts. */
@@ -122,7 +124,7 @@ export class PasswordGuard {
       this.assertUnlocked(playerId, messages)
       const row = this.readRow.get(playerId, this.kind)
       // A lock that has run out starts a fresh count.
-      if (row?.locked_until != null) this.clear.run(playerId, this.kind)
+      if (row?.locked_until != null) this.clearRow.run(playerId, this.kind)
       const counted = row?.locked_until != null ? 0 : (row?.failures ?? 0)
       if (counted >= limits.maxFailures) {
         if ((this.pending.get(playerId)?.count ?? 0) > 0) return 'wait'
@@ -135,6 +137,11 @@ export class PasswordGuard {
       this.pendingOf(playerId).count++
       return 'counted'
     })
+  }
+
+  /** Forgets a player's count and lock (the secret was proved another way: a reset by SMS). */
+  clear(playerId: number): void {
+    this.clearRow.run(playerId, this.kind)
   }
 
   /** Answers one counted check: clears the count on a right password, else may start the lock. */
@@ -194,7 +201,7 @@ export class PasswordGuard {
 
   /** Clears the count and any lock. Call inside a transaction or alone. */
   reset(playerId: number): void {
-    this.clear.run(playerId, this.kind)
+    this.clearRow.run(playerId, this.kind)
   }
 }
 

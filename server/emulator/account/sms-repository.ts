@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 import type { Db } from '@server/db/database'
 
 /** `excluded`: the protected withdrawal flow during a time-out or self-exclusion. */
-export type SmsPurpose = 'register' | 'pay_password' | 'excluded'
+export type SmsPurpose = 'register' | 'pay_password' | 'excluded' | 'reset_password'
 
 /** Wrong guesses allowed before a code is burnt. */
 const MAX_ATTEMPTS = 5
