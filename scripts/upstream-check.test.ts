@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { login } from '@shared/contract/account'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../server/app'
@@ -8,7 +12,9 @@ import { EmuClock } from '../server/emulator/clock'
 import {
   type CheckReport,
   type CheckRow,
+  loadAdapter,
   main,
+  NO_ADAPTER,
   parseCheckArgs,
   runCheck,
   type UpstreamAdapter,
@@ -32,7 +38,7 @@ beforeAll(async () => {
   await fetch(`${emulatorUrl}/api/games/round?game=qukuai`)
   clock.advance(60_000)
   // A top-up order, so that the one read that needs an order id has one to read.
-  const login = await fetch(`${emulatorUrl}/api/login`, {
+  const loggedIn = await fetch(`${emulatorUrl}/api/login`, {
     method: 'POST',
     body: (() => {
       const form = new FormData()
@@ -41,7 +47,7 @@ beforeAll(async () => {
       return form
     })(),
   })
-  const token = ((await login.json()) as { data: { token: string } }).data.token
+  const token = ((await loggedIn.json()) as { data: { token: string } }).data.token
   const order = await fetch(`${emulatorUrl}/api/usdtpay`, {
     method: 'POST',
     headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
@@ -304,5 +310,29 @@ describe('parseCheckArgs', () => {
     let out = ''
     expect(await main(['--url', 'nope'], (t) => (out += t))).toBe(2)
     expect(out).toContain('usage: npm run upstream:check')
+  })
+})
+
+describe('loadAdapter (--adapter FILE)', () => {
+  it('changes nothing without a file', async () => {
+    expect(await loadAdapter(undefined)).toBe(NO_ADAPTER)
+  })
+
+  it('takes a module’s adapter object, or a function as the answer mapping', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upstream-adapter-'))
+    const objectFile = join(dir, 'object.mjs')
+    writeFileSync(
+      objectFile,
+      'export const adapter = { request: (e, input) => ({ ...input, query: { x: 1 } }) }\n',
+    )
+    const fnFile = join(dir, 'fn.mjs')
+    writeFileSync(fnFile, 'export default (endpoint, body) => ({ wrapped: body })\n')
+    const emptyFile = join(dir, 'empty.mjs')
+    writeFileSync(emptyFile, 'export const other = 1\n')
+    const fromObject = await loadAdapter(objectFile)
+    expect(fromObject.request?.(login, {})).toEqual({ query: { x: 1 } })
+    const fromFn = await loadAdapter(fnFile)
+    expect(fromFn.answer?.(login, 5)).toEqual({ wrapped: 5 })
+    await expect(loadAdapter(emptyFile)).rejects.toThrow('exports no adapter')
   })
 })

@@ -412,19 +412,24 @@ export function walkPlan(): Step[] {
     write('sendSms', 'sendSms', 'sends a code to the test account’s own phone', () => ({
       body: { purpose: 'pay_password' },
     })),
-    write('bindWallet', 'bindWallet', 'binds a fresh withdrawal address; deleted below', (s) => {
-      const missing = needPayPassword(s)
-      if (missing) return missing
-      const wallets = s.answers.get('listWallets')
-      const count = field(wallets, 'list')
-      const max = asNumber(field(wallets, 'max_count'))
-      if (Array.isArray(count) && max !== undefined && count.length >= max) {
-        return { skip: 'the account already has as many withdrawal addresses as it may' }
-      }
-      const address = s.newAddress()
-      s.answers.set('bindWallet:address', address)
-      return { body: { address, label: LABEL, pay_password: s.credentials.payPassword, is_default: '0' } }
-    }),
+    write(
+      'bindWallet',
+      'bindWallet',
+      'binds a fresh withdrawal address, which the check then deletes',
+      (s) => {
+        const missing = needPayPassword(s)
+        if (missing) return missing
+        const wallets = s.answers.get('listWallets')
+        const count = field(wallets, 'list')
+        const max = asNumber(field(wallets, 'max_count'))
+        if (Array.isArray(count) && max !== undefined && count.length >= max) {
+          return { skip: 'the account already has as many withdrawal addresses as it may' }
+        }
+        const address = s.newAddress()
+        s.answers.set('bindWallet:address', address)
+        return { body: { address, label: LABEL, pay_password: s.credentials.payPassword, is_default: '0' } }
+      },
+    ),
     write(
       'setDefaultWallet',
       'setDefaultWallet',
@@ -434,14 +439,14 @@ export function walkPlan(): Step[] {
         return id ? { body: { id } } : { skip: 'no bound address (the bind did not succeed)' }
       },
     ),
-    write('deleteWallet', 'deleteWallet', 'undoes the bind above', (s) => {
+    write('deleteWallet', 'deleteWallet', 'deletes the address the check bound', (s) => {
       const id = boundWalletId(s)
       return id ? { body: { id } } : { skip: 'nothing to undo (the bind did not succeed)' }
     }),
     write(
       'updatePaymentPassword',
       'updatePaymentPassword',
-      'sets the payment password to the one it already has (checked by the bind above)',
+      'sets the payment password to the one it already has, once a bind with it has succeeded',
       (s) => {
         const missing = needPayPassword(s)
         if (missing) return missing
@@ -451,22 +456,32 @@ export function walkPlan(): Step[] {
         return { body: { pay_password: s.credentials.payPassword, login_password: s.credentials.password } }
       },
     ),
-    write('bindBetAddress', 'bindBetAddress', 'binds a fresh bet address; deleted below', (s) => ({
-      body: { address: s.newAddress(), label: LABEL },
-    })),
-    write('updateBetAddress', 'updateBetAddress', 'relabels the bet address bound above', (s) => {
+    write(
+      'bindBetAddress',
+      'bindBetAddress',
+      'binds a fresh bet address, which the check then deletes',
+      (s) => ({
+        body: { address: s.newAddress(), label: LABEL },
+      }),
+    ),
+    write('updateBetAddress', 'updateBetAddress', 'relabels the bet address the check bound', (s) => {
       const id = asNumber(field(s.answers.get('bindBetAddress'), 'id'))
       return id ? { body: { id, label: `${LABEL} 2` } } : { skip: 'the bind did not succeed' }
     }),
-    write('deleteBetAddress', 'deleteBetAddress', 'undoes the bind above', (s) => {
+    write('deleteBetAddress', 'deleteBetAddress', 'deletes the address the check bound', (s) => {
       const id = asNumber(field(s.answers.get('bindBetAddress'), 'id'))
       return id ? { body: { id } } : { skip: 'nothing to undo (the bind did not succeed)' }
     }),
-    write('setRealityCheck', 'setRealityCheck', 'changes the reminder interval; set back below', (s) => {
-      const now = asNumber(field(s.answers.get('realityCheck'), 'interval_minutes'))
-      if (now === undefined) return { skip: 'the current interval is unknown, so it could not be set back' }
-      return { body: { interval_minutes: now === 30 ? 15 : 30 } }
-    }),
+    write(
+      'setRealityCheck',
+      'setRealityCheck',
+      'changes the reminder interval, which the check then sets back',
+      (s) => {
+        const now = asNumber(field(s.answers.get('realityCheck'), 'interval_minutes'))
+        if (now === undefined) return { skip: 'the current interval is unknown, so it could not be set back' }
+        return { body: { interval_minutes: now === 30 ? 15 : 30 } }
+      },
+    ),
     write('setRealityCheck:undo', 'setRealityCheck', 'sets the reminder interval back', (s) => {
       const was = asNumber(field(s.answers.get('realityCheck'), 'interval_minutes'))
       if (was === undefined || !s.answers.has('setRealityCheck')) return { skip: 'nothing to undo' }

@@ -10,6 +10,7 @@ import { MSG } from '@shared/messages'
 import type { z } from 'zod'
 import { jsonSchema, requestSchema } from '../server/openapi'
 import { ROOT_DIR } from '../server/paths'
+import { type Step, walkPlan } from './upstream-conformance'
 
 /**
  * docs/upstream.md, written from the contract (shared/contract/) and from where the client calls
@@ -304,7 +305,23 @@ function usageLines(uses: readonly Usage[]): string[] {
   ]
 }
 
-function endpointSection(e: Endpoint, comments: Map<string, string>, uses: readonly Usage[]): string[] {
+/** How `npm run upstream:check` treats the endpoint (scripts/upstream-conformance.ts). */
+function checkLine(steps: readonly Step[]): string {
+  const kinds = new Set(steps.map((s) => s.kind))
+  const first = steps[0]
+  if (!first) return '- `upstream:check`: not in its walk'
+  if (kinds.has('login')) return `- \`upstream:check\`: calls it first (${first.note})`
+  if (kinds.has('read')) return '- `upstream:check`: reads it'
+  if (kinds.has('never')) return `- \`upstream:check\`: never calls it: ${first.note}`
+  return `- \`upstream:check\`: calls it only with \`--allow-writes\`: ${first.note}`
+}
+
+function endpointSection(
+  e: Endpoint,
+  comments: Map<string, string>,
+  uses: readonly Usage[],
+  steps: readonly Step[],
+): string[] {
   const facts = [
     `- ${provenance(e)}`,
     `- session: ${e.auth ? `needed (the \`${TOKEN_HEADER}\` header); without a live one the answer is code ${CODE.sessionExpired}` : 'not needed'}`,
@@ -313,6 +330,7 @@ function endpointSection(e: Endpoint, comments: Map<string, string>, uses: reado
       ? ['- idempotent: accepts an `Idempotency-Key` header; a retry with the same key gets the first answer']
       : []),
     ...(e.loadingToast === false ? ['- the app shows no loading toast for it'] : []),
+    checkLine(steps),
   ]
   return [
     `### ${e.method} ${e.path}`,
@@ -442,6 +460,33 @@ function missingSection(): string[] {
   ]
 }
 
+function checkSection(): string[] {
+  return [
+    '## Checking an upstream',
+    '',
+    '```sh',
+    'npm run upstream:check -- --url https://upstream.example --phone 13800138000 --password secret',
+    'npm run upstream:check -- --url https://upstream.example --phone P --password W --pay-password 123456 --allow-writes --json',
+    '```',
+    '',
+    'The check logs in with the test account, then reads every endpoint it can with plausible query',
+    'values (ids and round numbers taken from earlier answers), and parses each answer as the app does:',
+    'the HTTP status, the envelope, then `data` with the endpoint’s schema. It prints one line per endpoint',
+    '(answered or not, the HTTP status and code, whether it conforms) and under it each mismatch: the',
+    'field’s path, what the contract expects and what came. Fields the contract does not have are listed',
+    'but do not fail the check (the app ignores them). `--json` prints the same for CI; the exit status is 0',
+    'only when every call made conforms.',
+    '',
+    'Writes are called only with `--allow-writes`, and only those that are harmless on a test account or',
+    'undone straight after (a bound address is deleted, a changed setting set back); the ones that need',
+    'the payment password also need `--pay-password`. Endpoints that move money, create what cannot be',
+    'removed or lock the account are never called; each endpoint below says how the check treats it.',
+    '`--adapter FILE` loads a module that maps requests and answers between the contract and an upstream',
+    'that differs (`{ request?(endpoint, input), answer?(endpoint, body) }`, default or `adapter` export).',
+    '',
+  ]
+}
+
 function indexSection(endpoints: readonly Endpoint[]): string[] {
   const anchor = (e: Endpoint) =>
     `${e.method} ${e.path}`
@@ -462,13 +507,22 @@ function indexSection(endpoints: readonly Endpoint[]): string[] {
 export function renderUpstreamDoc(endpoints: readonly Endpoint[] = ENDPOINTS, root = ROOT_DIR): string {
   const comments = contractComments(root)
   const usage = clientUsage(endpoints, root)
+  const plan = walkPlan()
   const lines = [
     ...header(endpoints),
     ...callsSection(),
     ...envelopeSection(),
     ...missingSection(),
+    ...checkSection(),
     ...indexSection(endpoints),
-    ...endpoints.flatMap((e) => endpointSection(e, comments, usage.get(e.id) ?? [])),
+    ...endpoints.flatMap((e) =>
+      endpointSection(
+        e,
+        comments,
+        usage.get(e.id) ?? [],
+        plan.filter((s) => s.endpoint.id === e.id),
+      ),
+    ),
   ]
   return `${lines
     .join('\n')
