@@ -25,7 +25,7 @@ describe(UPSTREAM_DOC_ROUTE, () => {
 
   it('answers 404 in the envelope when the document is not there', async () => {
     const app = Fastify()
-    await app.register(apiDocs, { upstreamDocFile: join(ROOT_DIR, 'docs/no-such-file.md') })
+    await app.register(apiDocs, { upstreamDocFile: join(ROOT_DIR, 'no-such-dir', 'upstream.md') })
     const res = await app.inject({ url: UPSTREAM_DOC_ROUTE })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ code: 40400, msg: '接口不存在', data: null })
