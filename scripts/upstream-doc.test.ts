@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { defineEndpoint } from '@shared/contract/endpoint'
+import { ENDPOINTS } from '@shared/contract/registry'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ROOT_DIR } from '../server/paths'
 import {
+  clientUsage,
   fieldRows,
   importedNames,
   renderUpstreamDoc,
@@ -36,7 +38,7 @@ describe('docs/upstream.md', () => {
     const doc = renderUpstreamDoc([probe])
     expect(doc).toContain('### POST /api/probe')
     expect(doc).toContain('spec path, our fields')
-    expect(doc).toContain('| `size` | body (multipart) | string (pattern `^\\d+$`) | yes | How big |')
+    expect(doc).toContain('| `size` | body (multipart) | string (pattern `^\\d+$`) | yes | How big. |')
     expect(doc).toContain('| `items[].at` | integer \\| null | yes |  |')
     expect(doc).toContain('session: needed')
   })
@@ -65,7 +67,22 @@ describe('docs/upstream.md', () => {
     )
     expect(rows).toEqual([
       { path: 'a', type: 'object', required: false, meaning: '' },
-      { path: 'a.b', type: 'boolean', required: true, meaning: 'the b' },
+      { path: 'a.b', type: 'boolean', required: true, meaning: 'the b.' },
     ])
+  })
+
+  it('finds where the client calls an endpoint: the page, the pages showing a component, quiet calls', () => {
+    const usage = clientUsage(ENDPOINTS)
+    const bet = usage.get('placeBets') ?? []
+    expect(bet.map((u) => u.file)).toEqual(['client/src/features/games/bet-bar.tsx'])
+    expect(bet[0]?.shownOn.map((p) => p.path)).toContain('/games/qukuai')
+    const limits = usage.get('protectionLimits') ?? []
+    expect(limits.find((u) => u.file.endsWith('protection-page.tsx'))).toMatchObject({
+      page: [{ title: '游戏限制与自我保护', path: '/protection' }],
+      quiet: true,
+    })
+    expect(usage.get('ping')?.find((u) => u.file.includes('offline-banner'))?.shell).toBe(true)
+    // Type-only imports are not calls.
+    expect(usage.get('login')?.map((u) => u.file)).toEqual(['client/src/lib/session-actions.ts'])
   })
 })

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { LOADING_TOAST_AFTER_MS, REQUEST_TIMEOUT_MS, TOKEN_HEADER } from '@shared/constants'
 import type { Endpoint } from '@shared/contract/endpoint'
@@ -58,11 +58,20 @@ export function contractComments(root = ROOT_DIR): Map<string, string> {
 
 // ── where the client uses each endpoint ──────────────────────────────────────────────────────────
 
+export interface PageRef {
+  title: string
+  path: string
+}
+
 export interface Usage {
   /** Client source file, from the repository root. */
   file: string
-  /** The page it is, when the router loads it as one: its title and path. */
-  page?: { title: string; path: string }
+  /** The file is a page the router loads (a page may serve several routes). */
+  page: PageRef[]
+  /** Not a page: the pages that show it (through the files that import it). */
+  shownOn: PageRef[]
+  /** Part of the app shell, around every page. */
+  shell: boolean
   /** The call is quiet: a failure hides or marks the section instead of a toast. */
   quiet: boolean
 }
@@ -76,18 +85,76 @@ function* sourceFiles(dir: string): Generator<string> {
 }
 
 /** Page files the router loads, with their titles and paths (client/src/app/router.tsx). */
-function routerPages(root: string): Map<string, { title: string; path: string }> {
+function routerPages(root: string): Map<string, PageRef[]> {
   const router = readFileSync(join(root, 'client/src/app/router.tsx'), 'utf8')
   const pathsText = readFileSync(join(root, 'client/src/config/paths.ts'), 'utf8')
   const pathOf = new Map([...pathsText.matchAll(/^\s+(\w+): '([^']+)',$/gm)].map((m) => [m[1], m[2]]))
-  const pages = new Map<string, { title: string; path: string }>()
-  const page = /page\(\s*paths\.(\w+),\s*\{ title: '([^']+)'[^}]*\},\s*\(\) =>\s*import\('\.\.\/([^']+)'\)/g
-  for (const [, key = '', title = '', file = ''] of router.matchAll(page)) {
+  const pages = new Map<string, PageRef[]>()
+  const add = (key: string, title: string, file: string) => {
     const path = pathOf.get(key)
-    const full = `client/src/${file}.tsx`
-    if (path && !pages.has(full)) pages.set(full, { title, path })
+    if (path)
+      pages.set(`client/src/${file}.tsx`, [...(pages.get(`client/src/${file}.tsx`) ?? []), { title, path }])
+  }
+  const lazyPage =
+    /page\(\s*paths\.(\w+),\s*\{ title: '([^']+)'[^}]*\},\s*\(\) =>\s*import\('\.\.\/([^']+)'\)/g
+  for (const [, key = '', title = '', file = ''] of router.matchAll(lazyPage)) add(key, title, file)
+  // Pages in the entry: imported by name and rendered as a route's element.
+  const eager =
+    /path: paths\.(\w+),\s*handle: \{ title: '([^']+)' \},\s*element: \(\s*<RouteBoundary>\s*<(\w+) \/>/g
+  for (const [, key = '', title = '', component = ''] of router.matchAll(eager)) {
+    const from = new RegExp(`import \\{ ${component} \\} from '\\.\\./([^']+)'`).exec(router)?.[1]
+    if (from) add(key, title, from)
   }
   return pages
+}
+
+/** Client files by the files that import them (static and dynamic imports alike). */
+function importers(root: string, files: readonly string[]): Map<string, Set<string>> {
+  const known = new Set(files)
+  const resolveSpec = (from: string, spec: string): string | undefined => {
+    let base: string
+    if (spec.startsWith('@client/')) base = join('client/src', spec.slice('@client/'.length))
+    else if (spec.startsWith('.')) base = join(dirname(from), spec)
+    else return undefined
+    return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')].find((f) =>
+      known.has(f),
+    )
+  }
+  const out = new Map<string, Set<string>>()
+  for (const file of files) {
+    const text = readFileSync(join(root, file), 'utf8')
+    for (const m of text.matchAll(/(?:from |import\()'([^']+)'/g)) {
+      const target = resolveSpec(file, m[1] ?? '')
+      if (target) out.set(target, (out.get(target) ?? new Set()).add(file))
+    }
+  }
+  return out
+}
+
+const SHELL = 'client/src/app/root-route.tsx'
+
+/** The pages a file is shown on, following importers up to the nearest pages; and whether the shell holds it. */
+function placesOf(
+  file: string,
+  pages: Map<string, PageRef[]>,
+  importedBy: Map<string, Set<string>>,
+): { shownOn: PageRef[]; shell: boolean } {
+  const seen = new Set([file])
+  const queue = [file]
+  const shownOn: PageRef[] = []
+  let shell = false
+  while (queue.length > 0) {
+    const current = queue.shift() ?? ''
+    for (const parent of [...(importedBy.get(current) ?? [])].sort()) {
+      if (seen.has(parent)) continue
+      seen.add(parent)
+      const page = pages.get(parent)
+      if (page) shownOn.push(...page)
+      else if (parent === SHELL) shell = true
+      else queue.push(parent)
+    }
+  }
+  return { shownOn, shell }
 }
 
 /** The contract's names a client file imports as values: statically, or from a dynamic import. */
@@ -118,19 +185,21 @@ export function importedNames(text: string): Set<string> {
  */
 export function clientUsage(endpoints: readonly Endpoint[], root = ROOT_DIR): Map<string, Usage[]> {
   const pages = routerPages(root)
+  const files = [...sourceFiles(join(root, 'client/src'))].map((f) => relative(root, f))
+  const importedBy = importers(root, files)
   const out = new Map<string, Usage[]>(endpoints.map((e) => [e.id, []]))
-  for (const path of sourceFiles(join(root, 'client/src'))) {
-    const text = readFileSync(path, 'utf8')
+  for (const file of files) {
+    const text = readFileSync(join(root, file), 'utf8')
     if (!text.includes('@shared/contract/')) continue
     const names = importedNames(text)
-    const file = relative(root, path)
     for (const e of endpoints) {
       if (!names.has(e.id) && !names.has(`${e.id}Route`)) continue
       const quiet =
         new RegExp(`useProtectionRead\\(\\s*${e.id}\\b`).test(text) ||
         new RegExp(`call(?:Api|Route)\\(\\s*${e.id}(?:Route)?\\b[^;]*quiet: true`).test(text)
       const page = pages.get(file)
-      out.get(e.id)?.push({ file, ...(page ? { page } : {}), quiet })
+      const places = page ? { shownOn: [], shell: false } : placesOf(file, pages, importedBy)
+      out.get(e.id)?.push({ file, page: page ?? [], ...places, quiet })
     }
   }
   return out
@@ -195,14 +264,28 @@ function objectInside(schema: Json): { object: Json; suffix: string } | null {
 }
 
 /** Every field of an object schema, nested ones as `a.b`, array items as `list[].x`. */
+/** What a field means: its doc comment, then its schema description (e.g. "Unix time in milliseconds"). */
+function meaning(schema: Json, name: string, comments: Map<string, string>): string {
+  const variants = ((schema.anyOf ?? schema.oneOf ?? []) as Json[]).filter((v) => v.type !== 'null')
+  const described = [schema, ...variants].find((v) => typeof v.description === 'string')?.description
+  const parts = [comments.get(name), described as string | undefined]
+  return [...new Set(parts.filter((p): p is string => Boolean(p)))]
+    .map((p) => (/[.。!?)]$/.test(p) ? p : `${p}.`))
+    .join(' ')
+}
+
 export function fieldRows(schema: Json, comments: Map<string, string>, prefix = ''): FieldRow[] {
   const properties = (schema.properties ?? {}) as Record<string, Json>
   const required = new Set((schema.required ?? []) as string[])
   const rows: FieldRow[] = []
   for (const [name, field] of Object.entries(properties)) {
     const path = `${prefix}${name}`
-    const description = typeof field.description === 'string' ? field.description : comments.get(name)
-    rows.push({ path, type: typeText(field), required: required.has(name), meaning: description ?? '' })
+    rows.push({
+      path,
+      type: typeText(field),
+      required: required.has(name),
+      meaning: meaning(field, name, comments),
+    })
     const inner = objectInside(field)
     if (inner) rows.push(...fieldRows(inner.object, comments, `${path}${inner.suffix}.`))
   }
@@ -229,13 +312,13 @@ function requestSection(e: Endpoint, comments: Map<string, string>): string[] {
   if (e.query) {
     for (const [name, field] of Object.entries(e.query.shape as Record<string, z.ZodType>)) {
       const schema = requestSchema(field)
-      const meaning = typeof schema.description === 'string' ? schema.description : (comments.get(name) ?? '')
+
       rows.push([
         code(name),
         'query',
         typeText(schema),
         field.safeParse(undefined).success ? 'no' : 'yes',
-        meaning,
+        meaning(schema, name, comments),
       ])
     }
   }
@@ -291,12 +374,19 @@ const provenance = (e: Endpoint): string =>
       : 'spec path, our fields: the upstream documentation gives the path only; the fields are our design'
 
 function usageLines(uses: readonly Usage[]): string[] {
-  if (uses.length === 0)
-    return ['Used by: no page of the app calls it (the emulator and the tester’s tools do).']
+  if (uses.length === 0) return ['Used by: no client code calls it.']
   return [
     'Used by:',
     ...uses.map((u) => {
-      const where = u.page ? ` — page ${u.page.title} (${code(u.page.path)})` : ''
+      const list = (refs: PageRef[]) => refs.map((p) => `${p.title} (${code(p.path)})`).join(', ')
+      const where =
+        u.page.length > 0
+          ? ` — page ${list(u.page)}`
+          : u.shownOn.length > 0
+            ? ` — on page ${list(u.shownOn)}${u.shell ? ', and around every page' : ''}`
+            : u.shell
+              ? ' — around every page (the app shell)'
+              : ''
       const quiet = u.quiet
         ? '; called quietly: a failure hides or marks that part of the page, no toast'
         : ''
