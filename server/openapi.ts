@@ -18,7 +18,7 @@ const MIME = {
  * pages, a choice among a few numbers) is documented as the number the server reads, with its
  * bounds or its allowed values: its text form carries no bounds of its own.
  */
-function requestSchema(schema: z.ZodType): JsonSchema {
+export function requestSchema(schema: z.ZodType): JsonSchema {
   return jsonSchema(schema, 'input', (ctx) => {
     const def = ctx.zodSchema._zod.def
     if (def.type !== 'pipe') return
@@ -33,7 +33,7 @@ function requestSchema(schema: z.ZodType): JsonSchema {
   })
 }
 
-function jsonSchema(
+export function jsonSchema(
   schema: z.ZodType,
   io: 'input' | 'output',
   override?: (ctx: { zodSchema: z.core.$ZodTypes; jsonSchema: z.core.JSONSchema.BaseSchema }) => void,

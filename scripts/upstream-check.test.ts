@@ -1,0 +1,338 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { login } from '@shared/contract/account'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../server/app'
+import { testConfig } from '../server/config'
+import { EmuClock } from '../server/emulator/clock'
+import {
+  type CheckReport,
+  type CheckRow,
+  loadAdapter,
+  main,
+  NO_ADAPTER,
+  parseCheckArgs,
+  runCheck,
+  type UpstreamAdapter,
+} from './upstream-check'
+import { walkPlan } from './upstream-conformance'
+
+const DEMO = { phone: '13800138000', password: 'demo1234', payPassword: '123456' }
+
+let emulator: FastifyInstance
+let emulatorUrl: string
+
+beforeAll(async () => {
+  const clock = new EmuClock()
+  emulator = await buildApp(
+    testConfig({ RATE_LIMIT_LOGIN: '10000', RATE_LIMIT_SMS: '10000', GAME_CHAIN_LENGTH: '5000' }),
+    clock,
+  )
+  await emulator.listen({ port: 0, host: '127.0.0.1' })
+  emulatorUrl = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`
+  // Drawn rounds, so that the verify read has one to verify.
+  await fetch(`${emulatorUrl}/api/games/round?game=qukuai`)
+  clock.advance(60_000)
+  // A top-up order, so that the one read that needs an order id has one to read.
+  const loggedIn = await fetch(`${emulatorUrl}/api/login`, {
+    method: 'POST',
+    body: (() => {
+      const form = new FormData()
+      form.set('phone', DEMO.phone)
+      form.set('password', DEMO.password)
+      return form
+    })(),
+  })
+  const token = ((await loggedIn.json()) as { data: { token: string } }).data.token
+  const order = await fetch(`${emulatorUrl}/api/usdtpay`, {
+    method: 'POST',
+    headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'amount=100',
+  })
+  expect(((await order.json()) as { code: number }).code).toBe(1)
+})
+
+afterAll(async () => {
+  await emulator.close()
+})
+
+const row = (report: CheckReport, step: string): CheckRow => {
+  const found = report.rows.find((r) => r.step === step)
+  if (!found) throw new Error(`no row ${step}`)
+  return found
+}
+
+describe('upstream:check against the emulator', () => {
+  it('calls every read and every safe write, and every answer conforms', async () => {
+    const report = await runCheck({ url: emulatorUrl, credentials: DEMO, allowWrites: true })
+    const failing = report.rows.filter((r) => r.conforms === false)
+    expect(failing).toEqual([])
+    expect(report.ok).toBe(true)
+    // Skipped: only the endpoints the walk never calls.
+    const never = walkPlan()
+      .filter((s) => s.kind === 'never')
+      .map((s) => s.name)
+    expect(report.rows.filter((r) => r.outcome === 'skipped').map((r) => r.step)).toEqual(never)
+    expect(report.called).toBe(report.rows.length - never.length)
+    // The undos ran: the addresses bound by the walk are gone again.
+    expect(row(report, 'deleteWallet').conforms).toBe(true)
+    expect(row(report, 'deleteBetAddress').conforms).toBe(true)
+  })
+
+  it('without --allow-writes, lists the writes as skipped', async () => {
+    const report = await runCheck({ url: emulatorUrl, credentials: DEMO, allowWrites: false })
+    expect(report.ok).toBe(true)
+    const bind = row(report, 'bindWallet')
+    expect(bind.outcome).toBe('skipped')
+    expect(bind.note).toContain('--allow-writes')
+    expect(report.rows.filter((r) => r.kind === 'write').every((r) => r.outcome === 'skipped')).toBe(true)
+  })
+
+  it('prints JSON for CI and exits 0 from the command line', async () => {
+    let out = ''
+    const status = await main(
+      ['--url', emulatorUrl, '--phone', DEMO.phone, '--password', DEMO.password, '--json'],
+      (text) => {
+        out += text
+      },
+    )
+    expect(status).toBe(0)
+    const report = JSON.parse(out) as CheckReport
+    expect(report.ok).toBe(true)
+    expect(row(report, 'getBalance')).toMatchObject({
+      outcome: 'answered',
+      status: 200,
+      code: 1,
+      conforms: true,
+    })
+  })
+})
+
+// ── an upstream whose answers differ ─────────────────────────────────────────────────────────────
+
+type Envelope = {
+  code: number
+  msg?: string
+  data: Record<string, unknown> & { list?: Record<string, unknown>[] }
+}
+
+/** What the differing upstream changes in the emulator's answers, by path. */
+const CHANGES: Record<string, (body: Envelope) => void> = {
+  '/api/api/getBalance': (b) => {
+    b.data.money = b.data.balance
+    delete b.data.balance
+  },
+  '/api/users/info': (b) => {
+    b.data.player_id = String(b.data.player_id)
+  },
+  '/api/api2/announcement': (b) => {
+    for (const item of b.data.list ?? []) item.pinned = item.pinned ? 1 : 0
+  },
+  '/api/games/list': (b) => {
+    delete b.msg
+  },
+}
+
+/** Forwards to the emulator, changes some answers and answers 404 pages for one path. */
+function differingUpstream(target: string, seen: string[]): Promise<{ server: Server; url: string }> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const url = new URL(req.url ?? '/', target)
+    seen.push(`${req.method} ${url.pathname}`)
+    if (url.pathname === '/api/protection/limits') {
+      res.writeHead(404, { 'content-type': 'text/html' })
+      res.end('<html>Not Found</html>')
+      return
+    }
+    const headers: IncomingHttpHeaders = { ...req.headers }
+    for (const name of ['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'])
+      delete headers[name]
+    const upstream = await fetch(url, {
+      method: req.method ?? 'GET',
+      headers: headers as Record<string, string>,
+      body: chunks.length > 0 ? Buffer.concat(chunks) : null,
+    })
+    let text = await upstream.text()
+    const change = CHANGES[url.pathname]
+    if (change) {
+      const body = JSON.parse(text) as Envelope
+      change(body)
+      text = JSON.stringify(body)
+    }
+    res.writeHead(upstream.status, {
+      'content-type': upstream.headers.get('content-type') ?? 'application/json',
+    })
+    res.end(text)
+  })
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
+    })
+  })
+}
+
+describe('upstream:check against an upstream whose fields differ', () => {
+  let proxy: { server: Server; url: string }
+  const seen: string[] = []
+
+  beforeAll(async () => {
+    proxy = await differingUpstream(emulatorUrl, seen)
+  })
+  afterAll(async () => {
+    await new Promise((resolve) => proxy.server.close(resolve))
+  })
+
+  it('names every difference, and calls no write without --allow-writes', async () => {
+    seen.length = 0
+    const report = await runCheck({ url: proxy.url, credentials: DEMO, allowWrites: false })
+    expect(report.ok).toBe(false)
+
+    const failing = Object.fromEntries(
+      report.rows.filter((r) => r.conforms === false).map((r) => [r.step, r.mismatches]),
+    )
+    expect(failing).toEqual({
+      getBalance: [
+        { path: 'data.balance', expected: 'string', got: 'missing' },
+        {
+          path: 'data.money',
+          expected: 'no such field in the contract',
+          got: expect.stringMatching(/^string "/),
+          extra: true,
+        },
+      ],
+      userInfo: [
+        { path: 'data.player_id', expected: 'number', got: expect.stringMatching(/^string "\d+"$/) },
+      ],
+      announcement: [
+        {
+          path: 'data.list[0].pinned',
+          expected: 'boolean',
+          got: expect.stringMatching(/^number [01]$/),
+          times: expect.any(Number),
+        },
+      ],
+      listGames: [{ path: 'msg', expected: 'string (or message)', got: 'missing' }],
+      protectionLimits: [
+        { path: '(http status)', expected: '2xx', got: '404' },
+        {
+          path: '(body)',
+          expected: 'a JSON envelope {code, msg, data}',
+          got: 'not JSON: string "<html>Not Found</html>"',
+        },
+      ],
+    })
+    expect(row(report, 'protectionLimits')).toMatchObject({ outcome: 'answered', status: 404 })
+    expect(seen.filter((s) => !s.startsWith('GET '))).toEqual(['POST /api/login'])
+  })
+
+  it('prints the table with each mismatch under its endpoint, and exits 1', async () => {
+    let out = ''
+    const status = await main(
+      ['--url', proxy.url, '--phone', DEMO.phone, '--password', DEMO.password],
+      (t) => {
+        out += t
+      },
+    )
+    expect(status).toBe(1)
+    const lines = out.split('\n')
+    const at = lines.findIndex((l) => l.startsWith('getBalance '))
+    expect(lines[at]).toMatch(/GET \/api\/api\/getBalance\s+HTTP 200 \/ code 1\s+NO$/)
+    expect(lines[at + 1]).toBe('    data.balance: expected string, got missing')
+    expect(lines[at + 2]).toMatch(
+      /^ {4}data\.money: not in the contract \(the app ignores it\), got string "/,
+    )
+    expect(out).toContain('    (http status): expected 2xx, got 404')
+    expect(out).toMatch(/bindWallet .* skipped .*\n {4}a write \(.*\): run with --allow-writes/)
+    expect(out).toMatch(/\d+ called, \d+ conform, 5 do not, \d+ skipped\n$/)
+  })
+
+  it('passes answers through the adapter hook before judging them', async () => {
+    const adapter: UpstreamAdapter = {
+      answer(endpoint, body) {
+        const b = body as Envelope
+        if (endpoint.id === 'getBalance') {
+          b.data.balance = b.data.money
+          delete b.data.money
+        }
+        if (endpoint.id === 'userInfo') b.data.player_id = Number(b.data.player_id)
+        return b
+      },
+    }
+    const report = await runCheck({ url: proxy.url, credentials: DEMO, allowWrites: false, adapter })
+    expect(row(report, 'getBalance').conforms).toBe(true)
+    expect(row(report, 'userInfo').conforms).toBe(true)
+    expect(row(report, 'announcement').conforms).toBe(false)
+  })
+})
+
+describe('parseCheckArgs', () => {
+  it('needs the URL and the account, and reads the flags', () => {
+    expect(parseCheckArgs(['--phone', '1', '--password', 'p'])).toEqual({
+      error: '--url must be an http(s) URL',
+    })
+    expect(parseCheckArgs(['--url', 'http://x', '--password', 'p'])).toEqual({ error: '--phone is required' })
+    expect(
+      parseCheckArgs(['--url', 'http://x', '--phone', '1', '--password', 'p', '--timeout', 'soon']),
+    ).toEqual({
+      error: '--timeout must be a positive number of milliseconds',
+    })
+    expect('error' in parseCheckArgs(['--url', 'http://x', '--bogus'])).toBe(true)
+    expect(
+      parseCheckArgs([
+        '--url',
+        'https://up.example',
+        '--phone',
+        '1',
+        '--password',
+        'p',
+        '--pay-password',
+        '123456',
+        '--allow-writes',
+        '--json',
+        '--adapter',
+        'a.ts',
+      ]),
+    ).toEqual({
+      url: 'https://up.example',
+      credentials: { phone: '1', password: 'p', payPassword: '123456' },
+      allowWrites: true,
+      json: true,
+      adapterFile: 'a.ts',
+    })
+  })
+
+  it('exits 2 with the usage on bad arguments', async () => {
+    let out = ''
+    expect(await main(['--url', 'nope'], (t) => (out += t))).toBe(2)
+    expect(out).toContain('usage: npm run upstream:check')
+  })
+})
+
+describe('loadAdapter (--adapter FILE)', () => {
+  it('changes nothing without a file', async () => {
+    expect(await loadAdapter(undefined)).toBe(NO_ADAPTER)
+  })
+
+  it('takes a module’s adapter object, or a function as the answer mapping', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upstream-adapter-'))
+    const objectFile = join(dir, 'object.mjs')
+    writeFileSync(
+      objectFile,
+      'export const adapter = { request: (e, input) => ({ ...input, query: { x: 1 } }) }\n',
+    )
+    const fnFile = join(dir, 'fn.mjs')
+    writeFileSync(fnFile, 'export default (endpoint, body) => ({ wrapped: body })\n')
+    const emptyFile = join(dir, 'empty.mjs')
+    writeFileSync(emptyFile, 'export const other = 1\n')
+    const fromObject = await loadAdapter(objectFile)
+    expect(fromObject.request?.(login, {})).toEqual({ query: { x: 1 } })
+    const fromFn = await loadAdapter(fnFile)
+    expect(fromFn.answer?.(login, 5)).toEqual({ wrapped: 5 })
+    await expect(loadAdapter(emptyFile)).rejects.toThrow('exports no adapter')
+  })
+})
