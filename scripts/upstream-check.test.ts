@@ -1,7 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { login } from '@shared/contract/account'
 import type { FastifyInstance } from 'fastify'
@@ -9,15 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../server/app'
 import { testConfig } from '../server/config'
 import { EmuClock } from '../server/emulator/clock'
+import { ROOT_DIR } from '../server/paths'
+import { startMarketUpstream } from '../server/test-support/market-upstream'
 import {
   type CheckReport,
   type CheckRow,
   loadAdapter,
   main,
-  NO_ADAPTER,
   parseCheckArgs,
   runCheck,
-  type UpstreamAdapter,
 } from './upstream-check'
 import { walkPlan } from './upstream-conformance'
 
@@ -251,22 +249,23 @@ describe('upstream:check against an upstream whose fields differ', () => {
     expect(out).toMatch(/\d+ called, \d+ conform, 5 do not, \d+ skipped\n$/)
   })
 
-  it('passes answers through the adapter hook before judging them', async () => {
-    const adapter: UpstreamAdapter = {
-      answer(endpoint, body) {
-        const b = body as Envelope
-        if (endpoint.id === 'getBalance') {
-          b.data.balance = b.data.money
-          delete b.data.money
-        }
-        if (endpoint.id === 'userInfo') b.data.player_id = Number(b.data.player_id)
-        return b
-      },
+  it('with the adapter file, sends calls in the upstream’s shape and judges the translated answers', async () => {
+    const market = await startMarketUpstream()
+    try {
+      const adapter = loadAdapter(join(ROOT_DIR, 'fixtures/upstream/market-habits.adapter.yaml'))
+      const report = await runCheck({ url: market.url, credentials: DEMO, allowWrites: false, adapter })
+      for (const step of ['login', 'getBalance', 'fundFlow']) {
+        expect(row(report, step).conforms, step).toBe(true)
+        expect(row(report, step).note, step).toMatch(/the adapter covers \d+ difference/)
+      }
+      // Endpoints the small backend does not have stay named.
+      expect(row(report, 'announcement').conforms).toBe(false)
+      // Without the adapter the same backend fails where the adapter covered it.
+      const bare = await runCheck({ url: market.url, credentials: DEMO, allowWrites: false })
+      expect(row(bare, 'login').conforms).toBe(false)
+    } finally {
+      await market.close()
     }
-    const report = await runCheck({ url: proxy.url, credentials: DEMO, allowWrites: false, adapter })
-    expect(row(report, 'getBalance').conforms).toBe(true)
-    expect(row(report, 'userInfo').conforms).toBe(true)
-    expect(row(report, 'announcement').conforms).toBe(false)
   })
 })
 
@@ -314,25 +313,10 @@ describe('parseCheckArgs', () => {
 })
 
 describe('loadAdapter (--adapter FILE)', () => {
-  it('changes nothing without a file', async () => {
-    expect(await loadAdapter(undefined)).toBe(NO_ADAPTER)
-  })
-
-  it('takes a module’s adapter object, or a function as the answer mapping', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'upstream-adapter-'))
-    const objectFile = join(dir, 'object.mjs')
-    writeFileSync(
-      objectFile,
-      'export const adapter = { request: (e, input) => ({ ...input, query: { x: 1 } }) }\n',
-    )
-    const fnFile = join(dir, 'fn.mjs')
-    writeFileSync(fnFile, 'export default (endpoint, body) => ({ wrapped: body })\n')
-    const emptyFile = join(dir, 'empty.mjs')
-    writeFileSync(emptyFile, 'export const other = 1\n')
-    const fromObject = await loadAdapter(objectFile)
-    expect(fromObject.request?.(login, {})).toEqual({ query: { x: 1 } })
-    const fromFn = await loadAdapter(fnFile)
-    expect(fromFn.answer?.(login, 5)).toEqual({ wrapped: 5 })
-    await expect(loadAdapter(emptyFile)).rejects.toThrow('exports no adapter')
+  it('reads nothing without a file, and the same adapter file as proxy mode with one', () => {
+    expect(loadAdapter(undefined)).toBeUndefined()
+    const adapter = loadAdapter(join(ROOT_DIR, 'fixtures/upstream/market-habits.adapter.yaml'))
+    expect(adapter?.request(login, { phone: '1', password: 'p' }).fields).toEqual({ mobile: '1', pwd: 'p' })
+    expect(() => loadAdapter(join(ROOT_DIR, 'package.json'))).toThrow(/package\.json:2:/)
   })
 })

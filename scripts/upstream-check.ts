@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { IDEMPOTENCY_HEADER, REQUEST_TIMEOUT_MS, TOKEN_HEADER } from '@shared/constants'
 import type { Endpoint } from '@shared/contract/endpoint'
 import { encodeBody, pathWithQuery } from '@shared/contract/request'
 import { tronAddressFromAccountId } from '@shared/tron'
+import { encodeCall } from '../server/upstream/adapted-call'
+import { type Adapter, type Fields, loadAdapter as loadAdapterFile } from '../server/upstream/adapter'
 import {
   type CallInput,
   type Credentials,
@@ -26,17 +27,11 @@ import {
  */
 
 /**
- * Where an adapter between an upstream that differs and the contract plugs in: `request` turns the
- * contract's input into what the upstream takes, `answer` turns the upstream's parsed answer (the
- * whole envelope) into the contract's. Both are optional; without an adapter nothing is changed.
+ * The adapter between an upstream that differs and the contract (UPSTREAM_ADAPTER, the same file
+ * proxy mode reads: docs/upstream-adapter.md): calls go out in the upstream's shape, answers are
+ * translated back before they are judged, and each row says how many differences it covered.
  */
-export interface UpstreamAdapter {
-  request?(endpoint: Endpoint, input: CallInput): CallInput
-  answer?(endpoint: Endpoint, body: unknown): unknown
-}
-
-export const NO_ADAPTER: UpstreamAdapter = {}
-
+export type UpstreamAdapter = Adapter
 export interface CheckOptions {
   /** The upstream's origin (the server that answers `/api/...`). */
   url: string
@@ -81,27 +76,52 @@ export interface CheckReport {
 
 const randomAddress = () => tronAddressFromAccountId(randomBytes(20))
 
+/** A call's input as the proxy reads it: every field a string. */
+function fieldsOfInput(input: CallInput): Fields {
+  const fields: Fields = {}
+  for (const part of [input.query, input.body]) {
+    if (!part || typeof part !== 'object') continue
+    for (const [k, v] of Object.entries(part))
+      if (v !== undefined) fields[k] = typeof v === 'string' ? v : String(v)
+  }
+  return fields
+}
+
 async function call(
   options: CheckOptions,
   state: WalkState,
   endpoint: Endpoint,
   input: CallInput,
-): Promise<{ status: number; body: unknown } | { error: string }> {
-  const adapted = options.adapter?.request ? options.adapter.request(endpoint, input) : input
+): Promise<{ status: number; body: unknown; raw: unknown } | { error: string }> {
   const headers = new Headers({ accept: 'application/json' })
   if (state.token) headers.set(TOKEN_HEADER, state.token)
   if (endpoint.idempotent) headers.set(IDEMPOTENCY_HEADER, randomBytes(16).toString('hex'))
-  const body = encodeBody(endpoint, adapted.body ?? (endpoint.method === 'GET' ? undefined : {}))
-  if (typeof body === 'string') headers.set('content-type', 'application/json')
-  const url = `${options.url.replace(/\/$/, '')}${pathWithQuery(endpoint, adapted.query)}`
+  const base = options.url.replace(/\/$/, '')
+  const fields = fieldsOfInput(input)
+  let method: string = endpoint.method
+  let url: string
+  let body: string | Uint8Array | undefined
+  if (options.adapter) {
+    const translated = options.adapter.request(endpoint, fields)
+    const encoded = await encodeCall(translated)
+    method = translated.method
+    url = `${base}${encoded.path}`
+    if (encoded.body) body = new Uint8Array(encoded.body)
+    if (encoded.contentType) headers.set('content-type', encoded.contentType)
+  } else {
+    const encoded = encodeBody(endpoint, input.body ?? (endpoint.method === 'GET' ? undefined : {}))
+    if (typeof encoded === 'string') headers.set('content-type', 'application/json')
+    body = encoded as string | undefined
+    url = `${base}${pathWithQuery(endpoint, input.query)}`
+  }
   const doFetch = options.fetch ?? fetch
   let status: number
   let text: string
   try {
     const res = await doFetch(url, {
-      method: endpoint.method,
+      method,
       headers,
-      body: body ?? null,
+      body: (body ?? null) as BodyInit | null,
       signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
     })
     status = res.status
@@ -119,8 +139,11 @@ async function call(
   } catch {
     // Not JSON: judged as such below.
   }
-  const answer = options.adapter?.answer ? options.adapter.answer(endpoint, parsed) : parsed
-  return { status, body: answer }
+  const answer =
+    options.adapter && typeof parsed === 'object' && parsed !== null
+      ? options.adapter.answer(endpoint, parsed, fields)
+      : parsed
+  return { status, body: answer, raw: parsed }
 }
 
 /** Walks the plan against the upstream and judges every answer. */
@@ -166,6 +189,10 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       continue
     }
     const verdict = judgeAnswer(step.endpoint, answer.status, answer.body)
+    // What the adapter covers: the differences of the untranslated answer that are gone after it.
+    const covered = options.adapter
+      ? judgeAnswer(step.endpoint, answer.status, answer.raw).mismatches.length - verdict.mismatches.length
+      : 0
     const data =
       answer.body && typeof answer.body === 'object' ? (answer.body as { data?: unknown }).data : undefined
     if (verdict.code !== undefined && [1, 200].includes(verdict.code)) state.answers.set(step.name, data)
@@ -178,7 +205,10 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       ...(verdict.msg === undefined ? {} : { msg: verdict.msg }),
       conforms: verdict.conforms,
       mismatches: verdict.mismatches,
-      note: step.note,
+      note:
+        covered > 0
+          ? `${step.note ? `${step.note}; ` : ''}the adapter covers ${covered} difference${covered === 1 ? '' : 's'}`
+          : step.note,
     })
   }
   const called = rows.filter((r) => r.outcome !== 'skipped')
@@ -326,14 +356,9 @@ export function parseCheckArgs(argv: readonly string[]): CliArgs | { error: stri
   }
 }
 
-/** The adapter a module exports (default or `adapter`); without a file, the one that changes nothing. */
-export async function loadAdapter(file: string | undefined): Promise<UpstreamAdapter> {
-  if (!file) return NO_ADAPTER
-  const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown; adapter?: unknown }
-  const adapter = mod.adapter ?? mod.default
-  if (typeof adapter === 'function') return { answer: adapter as UpstreamAdapter['answer'] }
-  if (adapter && typeof adapter === 'object') return adapter as UpstreamAdapter
-  throw new Error(`${file} exports no adapter (a default export or \`adapter\`)`)
+/** The adapter file (`--adapter FILE`, JSON or YAML, docs/upstream-adapter.md); none without a file. */
+export function loadAdapter(file: string | undefined): UpstreamAdapter | undefined {
+  return file ? loadAdapterFile(file) : undefined
 }
 
 export async function main(
@@ -349,7 +374,7 @@ export async function main(
     url: args.url,
     credentials: args.credentials,
     allowWrites: args.allowWrites,
-    adapter: await loadAdapter(args.adapterFile),
+    ...(args.adapterFile ? { adapter: loadAdapter(args.adapterFile) } : {}),
     ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
   })
   out(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report))

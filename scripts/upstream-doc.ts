@@ -452,6 +452,8 @@ const CODE_MEANING: Record<keyof typeof CODE, string> = {
   methodNotAllowed: 'a wrong method on a known path',
   conflict: 'a conflict, e.g. an Idempotency-Key still in flight or reused for another request',
   internal: 'a server failure; in proxy mode also an upstream that failed or timed out',
+  badUpstream:
+    'proxy mode: the upstream’s answer differed from this contract and was refused (`UPSTREAM_NONCONFORMING=refuse`); the app shows the message',
   unavailable: 'the server is shedding load or stopping: try again after `Retry-After`',
 }
 
