@@ -4,6 +4,7 @@ import { currentRound } from '@shared/contract/games'
 import type { GameCode } from '@shared/games/config'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { clockOffset, msLeft, nextPollMs } from './countdown'
+import { setServerOffset } from './settlement-watch'
 
 export type Round = DataOf<typeof currentRound>
 export type RoundRef = Round['next']
@@ -59,6 +60,7 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
       const sentAt = Date.now()
       const round = await callApi(currentRound, { query: { game } })
       const offset = clockOffset(round.server_time, sentAt, Date.now())
+      setServerOffset(offset)
       setState({ round, offset })
       const drawn = round.previous?.round_id ?? null
       if (isNewDraw(lastDrawn.current, drawn)) onDrawRef.current(round)
@@ -162,7 +164,12 @@ export function roundsAhead(round: Round): RoundRef[] {
  * sealing, so a confirmation a few seconds later still finds it open; null when none is known
  * (the page fetches the round again first).
  */
-export function sheetTarget(round: Round, now: number, offset: number, minMs = MIN_CONFIRM_MS): BetTarget | null {
+export function sheetTarget(
+  round: Round,
+  now: number,
+  offset: number,
+  minMs = MIN_CONFIRM_MS,
+): BetTarget | null {
   for (const r of roundsAhead(round)) {
     const msToSeal = msLeft(r.seal_at, now, offset)
     if (msToSeal >= minMs) return { round: r, msToSeal }
