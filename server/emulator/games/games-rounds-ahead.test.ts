@@ -36,7 +36,7 @@ describe('rounds ahead', () => {
     expect(sealed.state).toBe('SEALED')
     expect(sealed.next.seal_at - (now.seal_at + 100)).toBeLessThan(3_000)
     const h = sealed.height
-    expect((await bet("qukuai", String(h))).msg).toBe(`第 ${h} 期已封盘，请投注下一期`)
+    expect((await bet('qukuai', String(h))).msg).toBe(`第 ${h} 期已封盘，请投注下一期`)
     expect((await bet('qukuai', String(h + 1))).code).toBe(1)
     expect((await bet('qukuai', String(h + 2))).code).toBe(1)
     expect((await bet('qukuai', String(h + 3))).msg).toBe(`第 ${h + 3} 期尚未开放投注`)
