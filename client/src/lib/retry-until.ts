@@ -33,6 +33,8 @@ export function retryUntil(task: () => Promise<boolean>, options: RetryOptions):
   const timers = options.timers ?? realTimers
   let done = false
   let running = false
+  // The server answered again while an attempt was on its way: try once more at once if it fails.
+  let again = false
   let attempt = 0
   let timer: unknown
   const unsubscribe = options.onReconnect(() => void run())
@@ -52,8 +54,13 @@ export function retryUntil(task: () => Promise<boolean>, options: RetryOptions):
   }
 
   async function run(): Promise<void> {
-    if (done || running) return
+    if (done) return
+    if (running) {
+      again = true
+      return
+    }
     running = true
+    again = false
     timers.clearTimeout(timer)
     let ok = false
     try {
@@ -65,6 +72,7 @@ export function retryUntil(task: () => Promise<boolean>, options: RetryOptions):
     }
     if (done) return
     if (ok) finish()
+    else if (again) void run()
     else schedule()
   }
 

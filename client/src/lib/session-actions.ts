@@ -45,7 +45,9 @@ let confirming: Retrying | null = null
  * said the session is gone; the HTTP client has logged out) or 'unreachable' (no answer, a time-out
  * or any other failure: the stored session stays and is asked about again).
  */
-async function confirmSession(playerId: number): Promise<'confirmed' | 'lost' | 'unreachable'> {
+async function confirmSession(
+  playerId: number,
+): Promise<'confirmed' | 'lost' | 'superseded' | 'unreachable'> {
   try {
     const info = await callApiEarly(
       userInfoRoute,
@@ -55,7 +57,7 @@ async function confirmSession(playerId: number): Promise<'confirmed' | 'lost' | 
       { quiet: !connectivity.online },
     )
     // A logout or another login while the call was in flight wins.
-    if (storage.loginData()?.player_id !== playerId || storage.token() === null) return 'lost'
+    if (storage.loginData()?.player_id !== playerId || storage.token() === null) return 'superseded'
     session.confirmUserInfo(info)
     return 'confirmed'
   } catch (err) {
@@ -84,6 +86,8 @@ export async function startUp(options: { retry?: Partial<RetryOptions> } = {}): 
     const outcome = await confirmSession(playerId)
     if (outcome === 'unreachable') return false
     if (outcome === 'confirmed') await refreshBalance().catch(() => undefined)
+    // The session is gone (the HTTP client logged out): the user info it stood for goes too.
+    else if (outcome === 'lost') session.dropUserInfo()
     return true
   }
   if (await attempt()) return

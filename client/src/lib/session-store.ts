@@ -108,7 +108,8 @@ export class SessionStore {
     this.set({ isLogin: false, playerId: null, userInfo: null, balance: LOGGED_OUT_BALANCE })
   }
 
-  setBalance(balance: string): void {
+  /** null: not known (yet); shown as the placeholder. */
+  setBalance(balance: string | null): void {
     this.set({ balance })
   }
 
