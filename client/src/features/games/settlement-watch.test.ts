@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   type Bet,
+  IDLE_CHECK_MS,
   SETTLE_GRACE_MS,
   SettlementWatch,
   STILL_PENDING_RETRY_MS,
@@ -160,6 +161,25 @@ describe('SettlementWatch', () => {
     deps.fetchPending = ok
     await watch.sync()
     expect(calls.balance).toBe(1)
+  })
+
+  it('asks now and then while nothing is pending (a bet placed on another device), only while in view', async () => {
+    const { server, calls, watch, deps } = setup()
+    let visible = true
+    deps.isVisible = () => visible
+    await watch.sync()
+    expect(calls.pending).toBe(1)
+    server.set(3, bet(3, { draw_at: T0 + IDLE_CHECK_MS + 5_000 }))
+    await vi.advanceTimersByTimeAsync(IDLE_CHECK_MS)
+    expect(calls.pending).toBe(2)
+    expect(watch.hasPending('kuaisan')).toBe(true)
+    server.clear()
+    watch.reset()
+    await watch.sync()
+    expect(calls.pending).toBe(3)
+    visible = false
+    await vi.advanceTimersByTimeAsync(IDLE_CHECK_MS)
+    expect(calls.pending).toBe(3)
   })
 
   it('sums a win for the toast', () => {

@@ -34,6 +34,8 @@ export interface WatchDeps {
   now: () => number
   setTimeout: (fn: () => void, ms: number) => unknown
   clearTimeout: (id: unknown) => void
+  /** Whether the page is in view; the idle question is skipped while it is not (showing it asks). */
+  isVisible?: () => boolean
 }
 
 /** How long after a round's draw time its bets are asked about (the server settles at the draw). */
@@ -42,6 +44,8 @@ export const SETTLE_GRACE_MS = 800
 export const STILL_PENDING_RETRY_MS = 2_000
 /** Never sooner than this after the last question. */
 export const MIN_CHECK_MS = 500
+/** With no pending bet known, asked again this often while the page is in view (a bet placed on another device). */
+export const IDLE_CHECK_MS = 30_000
 
 type Listener = (settled: Bet[]) => void
 
@@ -163,7 +167,13 @@ export class SettlementWatch {
     this.deps.clearTimeout(this.timer)
     this.timer = undefined
     const known = this.pending()
-    if (known.length === 0) return
+    if (this.known === null) return
+    if (known.length === 0) {
+      this.timer = this.deps.setTimeout(() => {
+        if (this.deps.isVisible?.() ?? true) void this.sync()
+      }, IDLE_CHECK_MS)
+      return
+    }
     const earliest = Math.min(...known.map((b) => b.draw_at))
     const due = earliest + SETTLE_GRACE_MS - this.deps.now()
     const ms = due > 0 ? due : STILL_PENDING_RETRY_MS
@@ -208,6 +218,7 @@ export const settlementWatch = new SettlementWatch({
   now: () => Date.now() + serverOffset,
   setTimeout: (fn, ms) => window.setTimeout(fn, ms),
   clearTimeout: (id) => window.clearTimeout(id as number),
+  isVisible: () => document.visibilityState === 'visible',
 })
 
 let installed = false
