@@ -336,7 +336,13 @@ function useLatestStatus(order: Withdrawal): Withdrawal {
   const history = useApi(
     getWithdrawalHistory,
     { page: 1, page_size: 20 },
-    { revalidateOnFocus: true, refreshInterval: pending ? PENDING_STATUS_POLL_MS : 0 },
+    {
+      revalidateOnFocus: true,
+      // Every return to the page asks, however soon after the last question.
+      focusThrottleInterval: 0,
+      dedupingInterval: 0,
+      refreshInterval: pending ? PENDING_STATUS_POLL_MS : 0,
+    },
   )
   const latest = history.data?.list.find((o) => o.order_no === order.order_no) ?? order
   useEffect(() => {
