@@ -1,12 +1,9 @@
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
 import { RefreshButton } from '@client/components/refresh-button/refresh-button'
 import { refreshBalance } from '@client/lib/session-actions'
-import { BALANCE_PLACEHOLDER, session, useSession } from '@client/lib/session-store'
-import { useEffect } from 'react'
+import { BALANCE_PLACEHOLDER, useSession } from '@client/lib/session-store'
+import { useFreshBalance } from '@client/lib/use-fresh-balance'
 import { AmountText } from './amount-text'
-
-/** How soon after the last refresh a page coming back into view asks for the balance again. */
-const REFOCUS_MIN_MS = 1_000
 
 /**
  * The player's USDT balance at the top of a wallet page, with the hide-amount eye: fresh on open
@@ -15,7 +12,7 @@ const REFOCUS_MIN_MS = 1_000
  */
 export function WalletBalance({ label = '账户余额' }: { label?: string }) {
   const balance = useSession((s) => s.balance)
-  useBalanceOnShow()
+  useFreshBalance()
 
   return (
     <section className="wallet-balance" aria-label={label}>
@@ -38,26 +35,4 @@ export function WalletBalance({ label = '账户余额' }: { label?: string }) {
       </span>
     </section>
   )
-}
-
-/** Refreshes the balance on mount and whenever the page is shown or focused again. */
-export function useBalanceOnShow(): void {
-  useEffect(() => {
-    let last = 0
-    const refresh = () => {
-      if (!session.get().isLogin || Date.now() - last < REFOCUS_MIN_MS) return
-      last = Date.now()
-      refreshBalance().catch(() => undefined)
-    }
-    refresh()
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') refresh()
-    }
-    document.addEventListener('visibilitychange', onVisible)
-    window.addEventListener('focus', refresh)
-    return () => {
-      document.removeEventListener('visibilitychange', onVisible)
-      window.removeEventListener('focus', refresh)
-    }
-  }, [])
 }
