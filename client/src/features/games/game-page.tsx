@@ -19,7 +19,7 @@ import { emptySlip, slipReducer } from './bet-slip'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromPath, resultsHistoryPath, rulesPath, verifyPath } from './game-links'
 import { CommitmentPanel, ResultsStrip, RoundPanel } from './round-panel'
-import { settlementWatch } from './settlement-watch'
+import { type Bet, settlementWatch } from './settlement-watch'
 import { playSound } from './sound'
 import { StreakBoard } from './streak-board'
 import { UnknownGame } from './unknown-game'
@@ -45,7 +45,7 @@ function GameView({ game }: { game: GameCode }) {
   const rules = useApi(gameRules, { game })
   const results = useApi(gameResults, { game, page: 1, page_size: STREAK_DRAWS }, { refreshInterval: 0 })
   const commitment = useCommitment()
-  const [myBets, setMyBets] = useState<BetItem[]>([])
+  const [myBets, setMyBets] = useState<MyBet[]>([])
   const [slip, dispatch] = useReducer(slipReducer, emptySlip)
   const soundOn = useSession((s) => s.soundOn)
 
@@ -197,15 +197,27 @@ function SealedMask({
   )
 }
 
-/** The bets placed on this page since it opened, each updated when its round is drawn. */
-function MyBets({ bets }: { bets: BetItem[] }) {
+/** A bet placed on this page; once settled it carries what its round drew. */
+type MyBet = BetItem & { result?: Bet['result'] }
+
+/** The bets placed on this page since it opened, each updated (with the draw) when its round is drawn. */
+function MyBets({ bets }: { bets: MyBet[] }) {
   const money = useShownAmount()
   return (
     <List header="本次投注" data-testid="my-bets">
       {bets.map((b) => (
         <List.Item
           key={b.id}
-          description={`第 ${b.round_id} 期 · 赔率 ${b.odds}`}
+          description={
+            <>
+              第 {b.round_id} 期 · 赔率 {b.odds}
+              {b.result ? (
+                <div className="games-bet-result" data-testid="my-bet-result">
+                  开奖 <DrawNumbers draw={b.result} />
+                </div>
+              ) : null}
+            </>
+          }
           extra={
             <span data-testid="my-bet-status" data-status={b.status}>
               {BET_STATUS_LABEL[b.status]}
