@@ -210,7 +210,8 @@ export const settlementWatch = new SettlementWatch({
     const { betHistory } = await contract()
     return (await callApi(betHistory, { query: { page: 1, page_size: 100 } }, { quiet: true })).list
   },
-  refreshBalance,
+  // A logout while a question was on its way: nothing to refresh (and no trip to /login).
+  refreshBalance: () => (session.get().isLogin ? refreshBalance() : Promise.resolve()),
   announce: (won) => {
     if (session.get().soundOn) playSound('win')
     showToast(winText(won), 'success')
