@@ -213,6 +213,7 @@ export const settlementWatch = new SettlementWatch({
   // A logout while a question was on its way: nothing to refresh (and no trip to /login).
   refreshBalance: () => (session.get().isLogin ? refreshBalance() : Promise.resolve()),
   announce: (won) => {
+    if (!session.get().isLogin) return
     if (session.get().soundOn) playSound('win')
     showToast(winText(won), 'success')
   },
