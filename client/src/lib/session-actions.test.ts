@@ -141,6 +141,26 @@ describe('start-up without the network', () => {
     expect(session.get().isLogin).toBe(true)
   })
 
+  it('asks for a balance that failed to arrive as soon as the server answers again', async () => {
+    await logIn(demo)
+    await startUp()
+    session.setBalance(null)
+    const realFetch = globalThis.fetch
+    const offline = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation((input, init) =>
+        String(input).includes('getBalance')
+          ? Promise.reject(new TypeError('Failed to fetch'))
+          : realFetch(input, init),
+      )
+    await refreshBalance().catch(() => undefined)
+    expect(session.get().balance).toBeNull()
+    expect(connectivity.online).toBe(false)
+    offline.mockRestore()
+    connectivity.markOnline()
+    await vi.waitFor(() => expect(session.get().balance).toBe('1000.00'))
+  })
+
   it('still logs out when the server says the session is gone', async () => {
     await logIn(demo)
     const token = localStorage.getItem(STORAGE_KEY.token) ?? ''

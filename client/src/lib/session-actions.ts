@@ -76,6 +76,7 @@ async function confirmSession(
 export async function startUp(options: { retry?: Partial<RetryOptions> } = {}): Promise<void> {
   confirming?.stop()
   confirming = null
+  watchForMissingBalance()
   const playerId = storage.loginData()?.player_id
   if (playerId === undefined || storage.token() === null) {
     // Stored user info without a player id or token cannot be confirmed (a session lost earlier).
@@ -95,6 +96,21 @@ export async function startUp(options: { retry?: Partial<RetryOptions> } = {}): 
     delays: START_UP_RETRY_MS,
     onReconnect: connectivity.onReconnect,
     ...options.retry,
+  })
+}
+
+let balanceWatched = false
+
+/**
+ * A balance call that failed (offline, a busy server) leaves the placeholder; when the server
+ * answers again the balance is asked for at once rather than at the next page that shows it.
+ */
+function watchForMissingBalance(): void {
+  if (balanceWatched) return
+  balanceWatched = true
+  connectivity.onReconnect(() => {
+    const { isLogin, balance } = session.get()
+    if (isLogin && balance === null && (confirming?.done ?? true)) refreshBalance().catch(() => undefined)
   })
 }
 
