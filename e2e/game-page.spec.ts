@@ -258,7 +258,7 @@ test('the block game’s bet sheet opens on a round with time to confirm, and sa
   page,
   scope,
 }) => {
-  test.setTimeout(60_000)
+  test.setTimeout(90_000)
   const player = await registerPlayer()
   await topUp(player, '100', scope)
   await openLoggedIn(page, '/games/qukuai', player)
