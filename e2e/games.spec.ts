@@ -101,11 +101,19 @@ test('the commitment is held before playing, a round is played and settled, and 
   )
   await expect(page.locator(`[data-testid="strip-draw"][data-round-id="${round.round_id}"]`)).toBeVisible()
   await expect(page.getByTestId('my-bet-status')).toHaveText(won ? `已中奖 +${winOf10(bigOdds)}` : '未中奖')
+  // The bet shows what its round drew, here and in the bet history.
+  for (const [i, n] of numbers.entries())
+    await expect(
+      page.getByTestId('my-bet-result').getByRole('img', { name: `骰${'一二三'[i]} ${n}` }),
+    ).toBeVisible()
 
   await page.goto('/bethistory')
   const row = page.getByTestId('bet-row').first()
   await expect(row).toContainText(`第 ${round.round_id} 期`)
   await expect(row).toContainText(won ? '已中奖' : '未中奖')
+  await expect(row.getByTestId('bet-result').getByTestId('draw-labels')).toHaveText(
+    `${won ? '大' : '小'}${sum % 2 === 1 ? '单' : '双'}`,
+  )
   await row.getByRole('link', { name: '验证结果' }).click()
 
   // Every step passes: the chain against the held commitment, the block hash, the numbers, the labels.

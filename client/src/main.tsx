@@ -45,6 +45,11 @@ window.addEventListener(
   () =>
     setTimeout(() => {
       preloadToast()
+      // Follows the player's unsettled bets: balance and win toast whatever page placed them.
+      import('./features/games/settlement-watch').then(
+        (m) => m.installSettlementWatch(),
+        (err: unknown) => console.warn('settlement watch could not load', err),
+      )
       import('./lib/pwa').then(
         (m) => m.startPwa(),
         (err: unknown) => console.warn('service worker code could not load', err),

@@ -442,6 +442,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE idempotency_keys ADD COLUMN endpoint TEXT;
     `,
   },
+  {
+    id: 1910,
+    name: 'transfer bets are not top-ups',
+    // A transfer bet's incoming money was written as a top-up; it has its own fund-flow type.
+    sql: `
+      UPDATE ledger SET type = 'transfer_bet' WHERE type = 'topup' AND ref LIKE 'transfer:%';
+    `,
+  },
 ]
 
 export function migrate(db: Db): number {

@@ -146,7 +146,7 @@ export const placeBets = defineEndpoint({
   method: 'POST',
   path: '/api/games/bet',
   summary:
-    'Place bets on the current round (or the next one) while it is open. Refused when sealed or drawn, outside the stake limits, or on both sides of a pair; the same side again adds to the bet.',
+    'Place bets on the current round (or one of the next two) while it is open. Refused when sealed or drawn, outside the stake limits, or on both sides of a pair; the same side again adds to the bet.',
   tag: 'games',
   source: 'ours',
   fields: 'ours',
@@ -185,7 +185,12 @@ export const betHistory = defineEndpoint({
     date_to: dateParam.optional(),
     ...pageParams,
   }),
-  data: paged(betItemSchema).extend({
+  data: paged(
+    betItemSchema.extend({
+      /** What the bet's round drew; null while it is pending. */
+      result: drawResultSchema.nullable(),
+    }),
+  ).extend({
     /** Sums over every bet the filters match (not only this page). */
     summary: z.object({ stake: moneyString, payout: moneyString }),
   }),

@@ -284,7 +284,10 @@ export const excludedSetup = defineEndpoint({
 })
 
 export const netPositionTotalsSchema = z.object({
+  /** Top-ups (the same orders the deposit limit counts once they are paid). */
   deposits: moneyString,
+  /** USDT sent in as transfer bets: staked at once, so also counted in stakes; never a top-up. */
+  transfer_bets: moneyString,
   /** Withdrawn plus fees, less withdrawals refunded. */
   withdrawals: moneyString,
   stakes: moneyString,

@@ -32,6 +32,7 @@ export const FUND_FLOW_TYPES = [
   'withdrawal_fee',
   'refund',
   'bet',
+  'transfer_bet',
   'payout',
   'rebate',
   'exchange',
@@ -48,6 +49,8 @@ export const FUND_FLOW_TYPE_LABEL: Record<FundFlowType, string> = {
   // Withdrawal rejections, tied rounds and refused transfer bets all return money this way; the memo says which.
   refund: '退款',
   bet: '投注',
+  // USDT sent in from a bound bet address and staked at once (docs/product.md#fund-flow-types); never a top-up.
+  transfer_bet: '转账投注',
   payout: '派奖',
   rebate: '返水',
   exchange: '兑换',

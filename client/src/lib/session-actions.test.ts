@@ -2,11 +2,13 @@
 import type { AddressInfo } from 'node:net'
 import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
 import { STORAGE_KEY } from '@shared/storage-keys'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { happyDom } from '../test-support/happy-dom'
+import { connectivity } from './connectivity'
 import { setNavigator } from './navigation'
-import { logIn, logOut, refreshBalance, startUp } from './session-actions'
-import { session } from './session-store'
+import type { RetryTimers } from './retry-until'
+import { logIn, logOut, refreshBalance, startUp, stopConfirming } from './session-actions'
+import { SessionStore, session } from './session-store'
 import { clearToast } from './toast'
 
 let server: TestApp
@@ -94,6 +96,97 @@ describe('login and start-up', () => {
     await startUp()
     expect(session.get().isLogin).toBe(false)
     expect(localStorage.getItem(STORAGE_KEY.userInfo)).toBeNull()
+  })
+})
+
+describe('start-up without the network', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    stopConfirming()
+    connectivity.markOnline()
+  })
+
+  /** Timers the test fires by hand: no real waiting. */
+  const handTimers = () => {
+    const pending: (() => void)[] = []
+    const timers: RetryTimers = { setTimeout: (fn) => pending.push(fn), clearTimeout: () => undefined }
+    return { timers, pending }
+  }
+
+  it('keeps the stored session and user info when users/info cannot be reached, and confirms it once the server answers', async () => {
+    await logIn(demo)
+    const stale = { ...session.get().userInfo, nickname: 'stale' }
+    localStorage.setItem(STORAGE_KEY.userInfo, JSON.stringify(stale))
+    session.syncFromStorage()
+    // As after a reload: the balance is not known yet.
+    session.setBalance(null)
+    const offline = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'))
+    const { timers, pending } = handTimers()
+    await startUp({ retry: { timers } })
+    // Still logged in, with what was stored: not 未登录, nothing deleted.
+    expect(session.get()).toMatchObject({ isLogin: true, balance: null, userInfo: { nickname: 'stale' } })
+    expect(localStorage.getItem(STORAGE_KEY.userInfo)).toContain('stale')
+    expect(localStorage.getItem(STORAGE_KEY.token)).toMatch(/.+/)
+    expect(navigations).toEqual([])
+    expect(connectivity.online).toBe(false)
+    // A retry while still offline changes nothing.
+    pending.shift()?.()
+    await vi.waitFor(() => expect(offline.mock.calls.length).toBeGreaterThanOrEqual(2))
+    expect(session.get().isLogin).toBe(true)
+    // The network is back: the next answer from the server brings the app round by itself.
+    offline.mockRestore()
+    connectivity.markOnline()
+    await vi.waitFor(() => expect(session.get().balance).toBe('1000.00'))
+    expect(session.get().userInfo?.nickname).not.toBe('stale')
+    expect(session.get().isLogin).toBe(true)
+  })
+
+  it('asks for a balance that failed to arrive as soon as the server answers again', async () => {
+    await logIn(demo)
+    await startUp()
+    session.setBalance(null)
+    const realFetch = globalThis.fetch
+    const offline = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation((input, init) =>
+        String(input).includes('getBalance')
+          ? Promise.reject(new TypeError('Failed to fetch'))
+          : realFetch(input, init),
+      )
+    await refreshBalance().catch(() => undefined)
+    expect(session.get().balance).toBeNull()
+    expect(connectivity.online).toBe(false)
+    offline.mockRestore()
+    connectivity.markOnline()
+    await vi.waitFor(() => expect(session.get().balance).toBe('1000.00'))
+  })
+
+  it('still logs out when the server says the session is gone', async () => {
+    await logIn(demo)
+    const token = localStorage.getItem(STORAGE_KEY.token) ?? ''
+    await server.app.inject({ method: 'POST', url: `/__emu/sessions/${token}/expire` })
+    const { timers, pending } = handTimers()
+    await startUp({ retry: { timers } })
+    expect(session.get().isLogin).toBe(false)
+    expect(pending).toEqual([])
+  })
+
+  it('shows no balance (not 0.00) for a stored session until the first balance arrives', () => {
+    localStorage.setItem(
+      STORAGE_KEY.userInfo,
+      JSON.stringify({
+        player_id: 1,
+        nickname: 'x',
+        phone: '1',
+        invite_code: 'A',
+        has_pay_password: false,
+        vip_level: 0,
+        created_at: 1,
+      }),
+    )
+    expect(new SessionStore().get().balance).toBeNull()
+    localStorage.removeItem(STORAGE_KEY.userInfo)
+    expect(new SessionStore().get().balance).toBe('0.00')
   })
 })
 

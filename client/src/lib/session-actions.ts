@@ -2,8 +2,10 @@ import type { login } from '@shared/contract/account'
 import type { BodyOf } from '@shared/contract/endpoint'
 import { getBalanceRoute, userInfoRoute } from '@shared/contract/first-screen'
 import { paths } from '../config/paths'
-import { callApi, callApiEarly } from './http'
+import { connectivity } from './connectivity'
+import { ApiError, callApi, callApiEarly } from './http'
 import { navigateTo } from './navigation'
+import { type Retrying, type RetryOptions, retryUntil } from './retry-until'
 import { session } from './session-store'
 import { storage } from './storage'
 
@@ -33,35 +35,94 @@ export async function refreshBalance(): Promise<void> {
   if (session.get().playerId === playerId) session.setBalance(data.balance)
 }
 
+/** Waits between start-up's attempts to confirm the stored session while the server cannot be reached. */
+export const START_UP_RETRY_MS = [3_000, 6_000, 12_000, 30_000] as const
+
+let confirming: Retrying | null = null
+
 /**
- * Start-up: a stored userInfo already counts as logged in (the store reads it). With a stored
- * player id the user info is refetched and stored, then the balance refreshed; if the fetch fails,
- * user info is cleared and the user is logged out.
+ * Fetches the user info of the stored session: 'confirmed' (stored, logged in), 'lost' (the server
+ * said the session is gone; the HTTP client has logged out) or 'unreachable' (no answer, a time-out
+ * or any other failure: the stored session stays and is asked about again).
  */
-export async function startUp(): Promise<void> {
+async function confirmSession(
+  playerId: number,
+): Promise<'confirmed' | 'lost' | 'superseded' | 'unreachable'> {
+  try {
+    const info = await callApiEarly(
+      userInfoRoute,
+      accountContract().then((m) => m.userInfo),
+      { query: { player_id: playerId } },
+      // Offline, the banner says so; a toast on every retry would repeat it.
+      { quiet: !connectivity.online },
+    )
+    // A logout or another login while the call was in flight wins.
+    if (storage.loginData()?.player_id !== playerId || storage.token() === null) return 'superseded'
+    session.confirmUserInfo(info)
+    return 'confirmed'
+  } catch (err) {
+    if (err instanceof ApiError && (err.kind === 'session' || err.kind === 'unauthorized')) return 'lost'
+    return 'unreachable'
+  }
+}
+
+/**
+ * Start-up (docs/product.md#session-flows): a stored userInfo already counts as logged in (the
+ * store reads it). With a stored player id the user info is refetched and stored, then the balance
+ * refreshed. Only an answer that the session is gone logs the player out; when the server cannot be
+ * reached the stored session and user info stay (the balance shows its placeholder) and the
+ * confirmation is tried again when the server answers again, and every few seconds meanwhile.
+ */
+export async function startUp(options: { retry?: Partial<RetryOptions> } = {}): Promise<void> {
+  confirming?.stop()
+  confirming = null
+  watchForMissingBalance()
   const playerId = storage.loginData()?.player_id
   if (playerId === undefined || storage.token() === null) {
     // Stored user info without a player id or token cannot be confirmed (a session lost earlier).
     if (session.get().userInfo !== null || session.get().isLogin) session.dropUserInfo()
     return
   }
-  try {
-    session.confirmUserInfo(
-      await callApiEarly(
-        userInfoRoute,
-        accountContract().then((m) => m.userInfo),
-        { query: { player_id: playerId } },
-      ),
-    )
-  } catch {
-    session.dropUserInfo()
-    return
+  const attempt = async (): Promise<boolean> => {
+    const outcome = await confirmSession(playerId)
+    if (outcome === 'unreachable') return false
+    if (outcome === 'confirmed') await refreshBalance().catch(() => undefined)
+    // The session is gone (the HTTP client logged out): the user info it stood for goes too.
+    else if (outcome === 'lost') session.dropUserInfo()
+    return true
   }
-  await refreshBalance().catch(() => undefined)
+  if (await attempt()) return
+  confirming = retryUntil(attempt, {
+    delays: START_UP_RETRY_MS,
+    onReconnect: connectivity.onReconnect,
+    ...options.retry,
+  })
+}
+
+let balanceWatched = false
+
+/**
+ * A balance call that failed (offline, a busy server) leaves the placeholder; when the server
+ * answers again the balance is asked for at once rather than at the next page that shows it.
+ */
+function watchForMissingBalance(): void {
+  if (balanceWatched) return
+  balanceWatched = true
+  connectivity.onReconnect(() => {
+    const { isLogin, balance } = session.get()
+    if (isLogin && balance === null && (confirming?.done ?? true)) refreshBalance().catch(() => undefined)
+  })
+}
+
+/** Stops start-up's retrying (a login or logout made it moot; tests). */
+export function stopConfirming(): void {
+  confirming?.stop()
+  confirming = null
 }
 
 export async function logIn(body: BodyOf<typeof login>): Promise<void> {
   const { login } = await accountContract()
+  stopConfirming()
   session.signIn(await callApi(login, { body }))
   await refreshBalance().catch(() => undefined)
 }
@@ -73,6 +134,7 @@ export async function logIn(body: BodyOf<typeof login>): Promise<void> {
 export async function logOut(): Promise<void> {
   const { logout } = await accountContract()
   const call = callApi(logout)
+  stopConfirming()
   session.signOut()
   navigateTo(paths.login, { replace: true })
   await call.catch(() => undefined)

@@ -10,8 +10,11 @@ import { applyTheme } from './theme'
 export interface SessionState {
   readonly isLogin: boolean
   readonly playerId: number | null
-  /** A decimal string such as 0.00; 0 right after logout. */
-  readonly balance: string
+  /**
+   * A decimal string such as 0.00 (0 right after logout); null while logged in until the first
+   * balance arrives, which the app shows as a placeholder ({@link BALANCE_PLACEHOLDER}), never as 0.00.
+   */
+  readonly balance: string | null
   readonly userInfo: UserInfo | null
   readonly soundOn: boolean
   readonly hideAmount: boolean
@@ -19,6 +22,14 @@ export interface SessionState {
 }
 
 type Listener = () => void
+
+/** What stands for a balance the app does not know yet (a logged-in start-up before its answer). */
+export const BALANCE_PLACEHOLDER = '--'
+
+/** The balance as text: the placeholder until it is known. */
+export function balanceOrPlaceholder(balance: string | null): string {
+  return balance ?? BALANCE_PLACEHOLDER
+}
 
 export class SessionStore {
   private state: SessionState
@@ -34,7 +45,8 @@ export class SessionStore {
       // docs/product.md#session-flows: a stored userInfo means logged in until start-up says otherwise.
       isLogin: userInfo !== null,
       playerId: storage.loginData()?.player_id ?? null,
-      balance: DEFAULT_BALANCE,
+      // Logged in: unknown until the first balance call answers; logged out: the default.
+      balance: userInfo !== null ? null : DEFAULT_BALANCE,
       userInfo,
       soundOn: storage.soundOn(),
       hideAmount: storage.hideAmount(),
@@ -68,7 +80,7 @@ export class SessionStore {
     storage.setLoginData({ player_id: data.player_id, expires_at: data.expires_at })
     storage.setUserInfo(data.user_info)
     storage.setIsLogin(true)
-    this.set({ isLogin: true, playerId: data.player_id, userInfo: data.user_info, balance: DEFAULT_BALANCE })
+    this.set({ isLogin: true, playerId: data.player_id, userInfo: data.user_info, balance: null })
   }
 
   /** Start-up refetched the user info: it is stored and the user is logged in. */
@@ -78,10 +90,10 @@ export class SessionStore {
     this.set({ isLogin: true, userInfo })
   }
 
-  /** Start-up could not confirm the user: user info is cleared and the user is logged out. */
+  /** Start-up found nothing to confirm the user with: user info is cleared and the user is logged out. */
   dropUserInfo(): void {
     removeKeys(STORAGE_KEY.userInfo)
-    this.set({ isLogin: false, userInfo: null })
+    this.set({ isLogin: false, userInfo: null, balance: DEFAULT_BALANCE })
   }
 
   /** Session loss (docs/product.md#error-catalogue): isLogin, token and loginData are cleared. */
@@ -96,7 +108,8 @@ export class SessionStore {
     this.set({ isLogin: false, playerId: null, userInfo: null, balance: LOGGED_OUT_BALANCE })
   }
 
-  setBalance(balance: string): void {
+  /** null: not known (yet); shown as the placeholder. */
+  setBalance(balance: string | null): void {
     this.set({ balance })
   }
 

@@ -13,7 +13,7 @@ import type { EmuClock } from '../clock'
 import { InsufficientFundsError, type LedgerRepository } from '../ledger/ledger-repository'
 import type { ProtectionGuard } from '../protection/protection-guard'
 import type { BetRow, GameRepository } from './game-repository'
-import { GAME_MSG } from './game-views'
+import { drawOut, GAME_MSG } from './game-views'
 import type { RoundService } from './round-service'
 
 type BetItem = z.infer<typeof betItemSchema>
@@ -263,7 +263,10 @@ export class BetService {
       (page - 1) * pageSize,
     )
     return {
-      list: r.rows.map((b) => this.betOut(b)),
+      list: r.rows.map((b) => {
+        const draw = b.status === 'pending' ? undefined : this.repo.draw(b.game, b.round_id)
+        return { ...this.betOut(b), result: draw ? drawOut(draw) : null }
+      }),
       page,
       page_size: pageSize,
       total: r.total,

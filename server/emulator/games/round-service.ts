@@ -188,7 +188,12 @@ export class RoundService {
     const latestDrawAt = this.repo.latestDrawAt(round.game)
     if (latestDrawAt !== null && round.drawAt <= latestDrawAt) return GAME_MSG.drawn(round.roundId)
     if (now >= round.sealAt) return GAME_MSG.sealed(round.roundId)
-    const latestOpen = nextRound(this.firstUndrawn(round.game, now, latestDrawAt), this.config)
+    // The current round and the two after it take bets: in the block game, whose rounds last one
+    // block, the next round may have less than the few seconds a confirmation needs.
+    const latestOpen = nextRound(
+      nextRound(this.firstUndrawn(round.game, now, latestDrawAt), this.config),
+      this.config,
+    )
     if (round.drawAt > latestOpen.drawAt) return GAME_MSG.notOpen(round.roundId)
     if (!this.covered(round))
       return this.chainSpent(round) ? GAME_MSG.chainSpent : GAME_MSG.notOpen(round.roundId)

@@ -173,11 +173,13 @@ export class TransferService {
         drawAt: round.drawAt,
       }).id
       const tid = record({ status: 'bet', betId })
+      // The transfer's money is staked at once: it comes in as a transfer bet (never a top-up,
+      // docs/product.md#fund-flow-types) and leaves as the bet's stake.
       this.ledger.post({
         ...base,
-        type: 'topup',
+        type: 'transfer_bet',
         ref: `transfer:${tid}`,
-        memo: `转账投注入账 ${input.from_address}`,
+        memo: `转账投注转入 ${input.from_address}`,
       })
       this.bets.debit(
         owner.player_id,

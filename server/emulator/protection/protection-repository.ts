@@ -22,6 +22,7 @@ export interface ExclusionRow {
 
 export interface LedgerTotalsRow {
   deposits: number
+  transfer_bets: number
   withdrawals: number
   stakes: number
   payouts: number
@@ -35,6 +36,7 @@ export interface LedgerTotalsRow {
  */
 const TOTALS_COLUMNS = `
   COALESCE(SUM(CASE WHEN type = 'topup' THEN amount_micro ELSE 0 END), 0) AS deposits,
+  COALESCE(SUM(CASE WHEN type = 'transfer_bet' THEN amount_micro ELSE 0 END), 0) AS transfer_bets,
   COALESCE(SUM(CASE
     WHEN type IN ('withdrawal', 'withdrawal_fee') THEN -amount_micro
     WHEN type = 'refund' AND ref NOT LIKE 'round:%' AND ref NOT LIKE 'transfer:%' THEN -amount_micro

@@ -47,6 +47,7 @@ export interface ProtectionDeps {
 function totalsView(t: LedgerTotalsRow): NetPositionTotals {
   return {
     deposits: formatMoney(t.deposits),
+    transfer_bets: formatMoney(t.transfer_bets),
     withdrawals: formatMoney(t.withdrawals),
     stakes: formatMoney(t.stakes),
     payouts: formatMoney(t.payouts),
@@ -55,7 +56,14 @@ function totalsView(t: LedgerTotalsRow): NetPositionTotals {
   }
 }
 
-const ZERO_TOTALS: LedgerTotalsRow = { deposits: 0, withdrawals: 0, stakes: 0, payouts: 0, other: 0 }
+const ZERO_TOTALS: LedgerTotalsRow = {
+  deposits: 0,
+  transfer_bets: 0,
+  withdrawals: 0,
+  stakes: 0,
+  payouts: 0,
+  other: 0,
+}
 
 /** When an exclusion chosen at `at` ends. */
 export function exclusionEnd(period: ExclusionPeriod, at: number): number {

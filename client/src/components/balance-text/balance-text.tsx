@@ -1,9 +1,10 @@
 import { useHideAmount, useShownAmount } from '@client/lib/hide-amount'
-import { session } from '@client/lib/session-store'
+import { BALANCE_PLACEHOLDER, session } from '@client/lib/session-store'
 import './balance-text.css'
 
 export interface BalanceTextProps {
-  balance: string
+  /** null: not known yet, shown as the placeholder (never as 0.00). */
+  balance: string | null
   unit?: string
 }
 
@@ -11,8 +12,8 @@ export interface BalanceTextProps {
 export function BalanceText({ balance, unit = 'USDT' }: BalanceTextProps) {
   const shown = useShownAmount()
   return (
-    <span className="balance-text" data-testid="balance">
-      <span className="balance-text__value">{shown(balance)}</span>
+    <span className="balance-text" data-testid="balance" aria-busy={balance === null || undefined}>
+      <span className="balance-text__value">{balance === null ? BALANCE_PLACEHOLDER : shown(balance)}</span>
       {unit ? <span className="balance-text__unit">{unit}</span> : null}
     </span>
   )

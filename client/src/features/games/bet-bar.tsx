@@ -15,8 +15,9 @@ import { type Dispatch, useMemo, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { Rules } from './bet-board'
 import { checkSlip, potentialPayout, type SlipAction, type SlipState, stakeText, totalText } from './bet-slip'
-import { formatCountdown } from './countdown'
-import type { RoundView } from './use-round'
+import { formatCountdown, msLeft } from './countdown'
+import { settlementWatch } from './settlement-watch'
+import { type RoundRef, type RoundView, sheetTarget } from './use-round'
 
 export type BetItem = DataOf<typeof placeBets>['bets'][number]
 
@@ -31,12 +32,14 @@ export interface BetBarProps {
 
 /**
  * The bar that stays at the bottom of the screen: the round's two countdowns, what is picked and
- * its total, and the bet button. The confirmation sheet names the round the bets go to; when that
- * round closes before the player confirms, nothing is sent and the sheet asks again for the next.
+ * its total, and the bet button. The bar says, before the tap, which round a bet goes to: the
+ * earliest one with at least 3 s left before its sealing (MIN_CONFIRM_MS), so the sheet never opens
+ * on a round about to close; when it skips one, it says so. If the round still closes before the
+ * player confirms, nothing is sent and the sheet asks again for the next.
  */
 export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarProps) {
   const navigate = useNavigate()
-  const [pinned, setPinned] = useState<string | null>(null)
+  const [pinned, setPinned] = useState<RoundRef | null>(null)
   const [sending, run] = useBusy()
   const isLogin = useSession((s) => s.isLogin)
   const balance = useSession((s) => s.balance)
@@ -46,8 +49,19 @@ export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarPr
   const [key] = useState(() => new SubmissionKey())
   const byType = useMemo(() => new Map(rules.bet_types.map((t) => [t.bet_type, t])), [rules])
   const check = checkSlip(slip, { minStake: rules.min_stake, maxStake: rules.max_stake, balance })
-  const { round, target, msToSeal, msToDraw, sealed } = view
-  const moved = pinned !== null && target !== null && target.round.round_id !== pinned
+  const { round, target, msToSeal, msToDraw, sealed, offset } = view
+  const now = Date.now()
+  // Where a bet goes if the player taps now, and (in the sheet) where it goes instead once the
+  // pinned round has closed.
+  const goesTo = round ? sheetTarget(round, now, offset) : null
+  const pinnedOpen = pinned !== null && msLeft(pinned.seal_at, now, offset) > 0
+  const moved = pinned !== null && !pinnedOpen
+  const next = moved ? goesTo : null
+  // The round open for bets now is skipped because it closes too soon to confirm.
+  const skipped =
+    target !== null && goesTo !== null && target.round.round_id !== goesTo.round.round_id
+      ? target.round.round_id
+      : null
 
   const open = () => {
     if (!isLogin) {
@@ -55,26 +69,29 @@ export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarPr
       return
     }
     if (!check.ok) return showToast(check.message ?? '请检查投注')
-    if (!target) return showToast('正在等待下一期开盘')
-    setPinned(target.round.round_id)
+    if (!goesTo) return showToast('正在等待下一期开盘')
+    setPinned(goesTo.round)
   }
 
   const confirm = async () => {
-    if (!pinned || !target || sending) return
-    if (target.round.round_id !== pinned) {
-      // The round changed under the sheet: nothing is sent until the player agrees to the new one.
-      setPinned(target.round.round_id)
+    if (!pinned || sending) return
+    if (moved) {
+      // The round closed under the sheet: nothing is sent until the player agrees to the next one.
+      if (!next) return
+      setPinned(next.round)
       return
     }
     // On a failure the HTTP client shows why and the sheet stays open to retry.
     await run(async () => {
       const body = {
         game,
-        round_id: pinned,
+        round_id: pinned.round_id,
         bets: slip.selected.map((bet_type) => ({ bet_type, amount: stakeText(slip) })),
       }
       const res = await key.send(body, (idempotencyKey) => callApi(placeBets, { body }, { idempotencyKey }))
       session.setBalance(res.balance)
+      // Followed until settled, whatever page the player is on by then.
+      settlementWatch.track(res.bets)
       onPlaced((bets) => [...res.bets, ...bets.filter((b) => !res.bets.some((n) => n.id === b.id))])
       setPinned(null)
       dispatch({ type: 'clear' })
@@ -100,8 +117,12 @@ export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarPr
           <div className="games-bar__sum" data-testid="bar-summary">
             已选 <b data-testid="bar-count">{slip.selected.length}</b> 注 · 共{' '}
             <b data-testid="bar-total">{money(totalText(slip))}</b>
-            <div className="games-bar__target">
-              {target ? `投注进入第 ${target.round.round_id} 期` : '等待下一期开盘'}
+            <div className="games-bar__target" data-testid="bar-target">
+              {goesTo
+                ? skipped
+                  ? `第 ${skipped} 期即将封盘，投注进入第 ${goesTo.round.round_id} 期`
+                  : `投注进入第 ${goesTo.round.round_id} 期`
+                : '等待下一期开盘'}
             </div>
           </div>
           <Button color="primary" className="games-bar__button" disabled={!round} onClick={open}>
@@ -110,19 +131,21 @@ export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarPr
         </div>
       </div>
       <Popup visible={pinned !== null} onMaskClick={() => setPinned(null)} bodyClassName="games-confirm">
-        <h3 data-testid="confirm-round">确认投注 · 第 {pinned} 期</h3>
-        {target && !moved ? (
-          <div className="games-confirm__note">
-            本期 {formatCountdown(target.msToSeal)} 后封盘，封盘后不再接受投注
+        <h3 data-testid="confirm-round">确认投注 · 第 {pinned?.round_id} 期</h3>
+        {pinned && !moved ? (
+          <div className="games-confirm__note" data-testid="confirm-note">
+            第 {pinned.round_id} 期 {formatCountdown(msLeft(pinned.seal_at, now, offset))}{' '}
+            后封盘，封盘后不再接受投注
+            {round && pinned.round_id !== round.round_id ? '（当前期即将或已经封盘，本次投注进入此期）' : ''}
           </div>
         ) : null}
-        {moved && target ? (
+        {moved && next ? (
           <div className="games-warning" role="alert" data-testid="round-moved">
-            <strong>第 {pinned} 期已封盘</strong>
-            <p>投注没有发送。如要投注下一期（第 {target.round.round_id} 期），请再次确认。</p>
+            <strong>第 {pinned?.round_id} 期已封盘</strong>
+            <p>投注没有发送。如要投注第 {next.round.round_id} 期，请再次确认。</p>
           </div>
         ) : null}
-        {!target ? <div className="games-confirm__note">正在等待下一期开盘…</div> : null}
+        {moved && !next ? <div className="games-confirm__note">正在等待下一期开盘…</div> : null}
         <List>
           {slip.selected.map((t) => {
             const type = byType.get(t)
@@ -147,8 +170,8 @@ export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarPr
         <div className="games-confirm__total">合计 {money(totalText(slip))} USDT</div>
         <div className="games-confirm__actions">
           <Button onClick={() => setPinned(null)}>取消</Button>
-          <Button color="primary" loading={sending} disabled={!target} onClick={confirm}>
-            {moved && target ? `改投第 ${target.round.round_id} 期` : '确认投注'}
+          <Button color="primary" loading={sending} disabled={moved && !next} onClick={confirm}>
+            {moved && next ? `改投第 ${next.round.round_id} 期` : '确认投注'}
           </Button>
         </div>
       </Popup>

@@ -14,6 +14,7 @@ import List from 'antd-mobile/es/components/list'
 import Selector from 'antd-mobile/es/components/selector'
 import { useState } from 'react'
 import { Link } from 'react-router-dom'
+import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, verifyPath } from './game-links'
 import './games.css'
 
@@ -135,6 +136,9 @@ function BetList({ filters }: { filters: BetFilters }) {
               <>
                 <div>
                   {b.game_name} 第 {b.round_id} 期 · {formatDateTime(b.placed_at)}
+                </div>
+                <div className="games-bet-result" data-testid="bet-result">
+                  开奖 {b.result ? <DrawNumbers draw={b.result} /> : <span>待开奖</span>}
                 </div>
                 <Link className="games-tap" to={verifyPath(b.game, b.round_id)}>
                   验证结果

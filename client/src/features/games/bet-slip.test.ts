@@ -39,6 +39,15 @@ describe('bet slip', () => {
     expect(stakeText(slipReducer(two, { type: 'max', balance: '99999', maxStake: '500' }))).toBe('500.00')
   })
 
+  it('never guesses from a balance that is not known yet', () => {
+    const one = run({ type: 'toggle', betType: 'a' }, { type: 'set', amount: '5' })
+    expect(slipReducer(one, { type: 'max', balance: null, maxStake: '1000' })).toBe(one)
+    expect(checkSlip(one, { minStake: '1', maxStake: '100', balance: null })).toEqual({
+      ok: false,
+      message: '余额加载中，请稍候',
+    })
+  })
+
   it('computes the payout exactly from decimal strings', () => {
     expect(potentialPayout('100', '1.95')).toBe('195.00')
     expect(potentialPayout('0.1', '1.982')).toBe('0.19')

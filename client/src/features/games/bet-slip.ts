@@ -20,7 +20,7 @@ export type SlipAction =
   | { type: 'set'; amount: string }
   | { type: 'half' }
   | { type: 'double' }
-  | { type: 'max'; balance: string; maxStake: string }
+  | { type: 'max'; balance: string | null; maxStake: string }
   | { type: 'clear' }
 
 export const CHIPS = ['1', '5', '10', '50', '100', '500'] as const
@@ -58,7 +58,9 @@ export function slipReducer(state: SlipState, action: SlipAction): SlipState {
     case 'double':
       return { ...state, stakeMicro: state.stakeMicro * 2 }
     case 'max': {
-      // The whole balance spread over the chosen bets, capped by the game's limit per bet.
+      // The whole balance spread over the chosen bets, capped by the game's limit per bet; nothing
+      // while the balance is not known yet.
+      if (action.balance === null) return state
       const count = Math.max(1, state.selected.length)
       const perBet = toCents(Math.floor(safeMicro(action.balance) / count))
       return { ...state, stakeMicro: Math.min(perBet, toCents(safeMicro(action.maxStake))) }
@@ -90,7 +92,7 @@ export interface SlipCheck {
 /** What stops the slip from being sent, in the words the player sees. */
 export function checkSlip(
   state: SlipState,
-  limits: { minStake: string; maxStake: string; balance: string },
+  limits: { minStake: string; maxStake: string; balance: string | null },
 ): SlipCheck {
   if (state.selected.length === 0) return { ok: false, message: '请选择投注项' }
   if (state.stakeMicro <= 0) return { ok: false, message: '请输入投注金额' }
@@ -98,6 +100,7 @@ export function checkSlip(
     return { ok: false, message: `单注最低 ${limits.minStake}` }
   if (state.stakeMicro > toMicro(limits.maxStake))
     return { ok: false, message: `单注最高 ${limits.maxStake}` }
+  if (limits.balance === null) return { ok: false, message: '余额加载中，请稍候' }
   if (state.stakeMicro * state.selected.length > safeMicro(limits.balance))
     return { ok: false, message: '余额不足' }
   return { ok: true }

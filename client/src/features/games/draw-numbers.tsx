@@ -5,6 +5,12 @@ import { labelColour } from './trend'
 
 type Draw = z.infer<typeof drawResultSchema>
 
+/** A ball's classes; in racing each car number has its own colour (games.css, "Racing cars"). */
+export function ballClass(game: Draw['game'], n: number): string {
+  const car = game === 'saiche' && n >= 1 && n <= 10 ? ` games-car games-car--${n}` : ''
+  return `games-ball games-ball--${game}${car}`
+}
+
 /**
  * The numbers a draw decided, as balls each captioned with what it is (万 千 百…, 冠 亚…, 庄点 闲点),
  * then the labels that decided the bets in words and colours (大 单 庄…).
@@ -18,7 +24,7 @@ export function DrawNumbers({ draw }: { draw: Draw }) {
           // The position is what a number means (ball 1…5, car in place 1…10).
           // biome-ignore lint/suspicious/noArrayIndexKey: positions are fixed
           <span key={i} className="games-ball-cell" role="img" aria-label={`${name} ${n}`}>
-            <span className={`games-ball games-ball--${draw.game}`} aria-hidden="true">
+            <span className={ballClass(draw.game, n)} aria-hidden="true">
               {n}
             </span>
             <span className="games-ball-name" aria-hidden="true">

@@ -17,6 +17,7 @@ import Skeleton from 'antd-mobile/es/components/skeleton'
 import { useState } from 'react'
 import { Link } from 'react-router-dom'
 import { verifyPath } from './game-links'
+import { settlementWatch } from './settlement-watch'
 import './games.css'
 
 type Transfer = DataOf<typeof sendTransferBet>
@@ -67,6 +68,8 @@ function TestBet() {
       )
       setLast(t)
       await Promise.all([history.mutate(), refreshBalance()])
+      // A transfer played as a bet is followed until settled, like one placed in the app.
+      if (t.bet) settlementWatch.track([t.bet])
     } catch {
       // The HTTP client showed why; the key is kept only for a retry of an attempt with no answer.
     } finally {

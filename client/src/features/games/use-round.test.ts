@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { betTarget, isNewDraw, type Round } from './use-round'
+import { betTarget, isNewDraw, MIN_CONFIRM_MS, type Round, roundsAhead, sheetTarget } from './use-round'
 
 const round: Round = {
   game: 'qukuai',
@@ -36,5 +36,43 @@ describe('a new draw', () => {
     expect(isNewDraw('100', '101')).toBe(true)
     expect(isNewDraw(null, '100')).toBe(true)
     expect(isNewDraw(null, null)).toBe(false)
+  })
+})
+
+describe('the round the bet sheet opens on', () => {
+  it('is the earliest round with time enough to confirm before its sealing', () => {
+    // 5 s before the current round seals: that one.
+    expect(sheetTarget(round, 5_000, 0)?.round.round_id).toBe('100')
+    // 2 s before: the next round, 5 s from its sealing.
+    expect(sheetTarget(round, 8_000, 0)).toEqual({ round: round.next, msToSeal: 5_000 })
+    // The current round sealed and the next one seals in 2.5 s: the block after it.
+    const after = sheetTarget(round, 10_500, 0)
+    expect(after?.round).toMatchObject({ round_id: '102', height: 102, seal_at: 16_000, draw_at: 17_000 })
+    expect(after?.msToSeal).toBeGreaterThanOrEqual(MIN_CONFIRM_MS)
+  })
+
+  it('reads the clock on server time', () => {
+    // The device runs 3 s behind: at device 5 000 the server is at 8 000.
+    expect(sheetTarget(round, 5_000, 3_000)?.round.round_id).toBe('101')
+  })
+
+  it('never makes up a third round for lottery games, whose issue numbers are not heights', () => {
+    const lottery: Round = {
+      ...round,
+      game: 'kuaisan',
+      round_id: '202611220721',
+      height: 200,
+      next: { game: 'kuaisan', round_id: '202611220722', height: 220, seal_at: 70_000, draw_at: 73_000 },
+    }
+    expect(roundsAhead(lottery).map((r) => r.round_id)).toEqual(['202611220721', '202611220722'])
+    // Hash size: heights a minute apart, the third round one more minute on.
+    const hassize: Round = {
+      ...round,
+      game: 'hassize',
+      round_id: '200',
+      height: 200,
+      next: { game: 'hassize', round_id: '220', height: 220, seal_at: 70_000, draw_at: 73_000 },
+    }
+    expect(roundsAhead(hassize).at(-1)).toMatchObject({ round_id: '240', seal_at: 70_000 + 62_000 })
   })
 })

@@ -4,6 +4,7 @@ import { currentRound } from '@shared/contract/games'
 import type { GameCode } from '@shared/games/config'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { clockOffset, msLeft, nextPollMs } from './countdown'
+import { setServerOffset } from './settlement-watch'
 
 export type Round = DataOf<typeof currentRound>
 export type RoundRef = Round['next']
@@ -59,6 +60,7 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
       const sentAt = Date.now()
       const round = await callApi(currentRound, { query: { game } })
       const offset = clockOffset(round.server_time, sentAt, Date.now())
+      setServerOffset(offset)
       setState({ round, offset })
       const drawn = round.previous?.round_id ?? null
       if (isNewDraw(lastDrawn.current, drawn)) onDrawRef.current(round)
@@ -122,4 +124,55 @@ export function betTarget(round: Round, sealed: boolean, now: number, offset: nu
   const candidate: RoundRef = sealed ? round.next : round
   const msToSeal = msLeft(candidate.seal_at, now, offset)
   return msToSeal > 0 ? { round: candidate, msToSeal } : null
+}
+
+/** The time a player needs between opening the bet sheet and confirming it. */
+export const MIN_CONFIRM_MS = 3_000
+
+/**
+ * The rounds a bet may go to, earliest first: the current one, the next, and for hash games
+ * (rounds numbered by their height) the one after that, which the server also takes. The block
+ * game's rounds last one block, so its next round can be under {@link MIN_CONFIRM_MS} from sealing.
+ */
+export function roundsAhead(round: Round): RoundRef[] {
+  const current: RoundRef = {
+    game: round.game,
+    round_id: round.round_id,
+    height: round.height,
+    seal_at: round.seal_at,
+    draw_at: round.draw_at,
+  }
+  const out: RoundRef[] = [current, round.next]
+  const next = round.next
+  const byHeight = round.round_id === String(round.height) && next.round_id === String(next.height)
+  if (byHeight && next.height > round.height) {
+    const blocks = next.height - round.height
+    const step = next.draw_at - round.draw_at
+    out.push({
+      game: next.game,
+      round_id: String(next.height + blocks),
+      height: next.height + blocks,
+      seal_at: next.seal_at + step,
+      draw_at: next.draw_at + step,
+    })
+  }
+  return out
+}
+
+/**
+ * The round the bet sheet opens on: the earliest one still open with at least `minMs` before its
+ * sealing, so a confirmation a few seconds later still finds it open; null when none is known
+ * (the page fetches the round again first).
+ */
+export function sheetTarget(
+  round: Round,
+  now: number,
+  offset: number,
+  minMs = MIN_CONFIRM_MS,
+): BetTarget | null {
+  for (const r of roundsAhead(round)) {
+    const msToSeal = msLeft(r.seal_at, now, offset)
+    if (msToSeal >= minMs) return { round: r, msToSeal }
+  }
+  return null
 }

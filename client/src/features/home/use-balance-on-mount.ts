@@ -1,10 +1,6 @@
-import { refreshBalance } from '@client/lib/session-actions'
-import { session } from '@client/lib/session-store'
-import { useEffect } from 'react'
+import { useFreshBalance } from '@client/lib/use-fresh-balance'
 
-/** A logged-in player sees a fresh balance whenever the page opens. */
+/** A logged-in player sees a fresh balance whenever the page opens or is shown again. */
 export function useBalanceOnMount(): void {
-  useEffect(() => {
-    if (session.get().isLogin) refreshBalance().catch(() => undefined)
-  }, [])
+  useFreshBalance()
 }

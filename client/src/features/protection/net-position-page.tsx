@@ -97,6 +97,9 @@ function Totals({ totals }: { totals: NetPositionTotals }) {
   return (
     <List mode="card" data-testid="net-totals">
       <List.Item extra={totals.deposits}>充值</List.Item>
+      {Number(totals.transfer_bets) !== 0 ? (
+        <List.Item extra={totals.transfer_bets}>转账投注（链上转入）</List.Item>
+      ) : null}
       <List.Item extra={totals.withdrawals}>提现（含手续费）</List.Item>
       <List.Item extra={totals.stakes}>投注</List.Item>
       <List.Item extra={totals.payouts}>派奖（含和局退款）</List.Item>

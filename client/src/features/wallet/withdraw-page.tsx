@@ -6,12 +6,14 @@ import { formatDateTime, formatShortTime, TIME_ZONE_LABEL } from '@client/lib/da
 import { truncate } from '@client/lib/format'
 import { ApiError, callApi } from '@client/lib/http'
 import { withReturn } from '@client/lib/return-to'
+import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
 import { SubmissionKey } from '@client/lib/submission-key'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
 import type { DataOf } from '@shared/contract/endpoint'
 import {
+  getWithdrawalHistory,
   getWithdrawConfig,
   listWallets,
   type WalletAddress,
@@ -23,7 +25,7 @@ import Button from 'antd-mobile/es/components/button'
 import CheckList from 'antd-mobile/es/components/check-list'
 import List from 'antd-mobile/es/components/list'
 import Popup from 'antd-mobile/es/components/popup'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { AmountText } from './amount-text'
 import { FormError } from './form-error'
@@ -56,7 +58,8 @@ export function WithdrawPage() {
 }
 
 function Withdraw() {
-  const config = useApi(getWithdrawConfig, undefined)
+  // Shown again (tab back, window focus): the balance the form checks against is read again.
+  const config = useApi(getWithdrawConfig, undefined, { revalidateOnFocus: true })
   const wallets = useApi(listWallets, undefined)
   const [result, setResult] = useState<Withdrawal | null>(null)
 
@@ -320,7 +323,39 @@ function lockMessage(lockedUntil: number): string {
   return `支付密码错误次数过多，提现已锁定，请于 ${formatShortTime(lockedUntil)}（${TIME_ZONE_LABEL}）后再试`
 }
 
-function WithdrawResult({ order, onAgain }: { order: Withdrawal; onAgain: () => void }) {
+/** While an order waits for review its status is read again this often, and whenever the page is shown. */
+const PENDING_STATUS_POLL_MS = 15_000
+
+/**
+ * The order's status as the server has it now: the submitted order, followed by the withdrawal
+ * history whenever the page is shown or focused again (and now and then while it is pending). A
+ * decision refreshes the balance too (a rejected order's money is back).
+ */
+function useLatestStatus(order: Withdrawal): Withdrawal {
+  const [pending, setPending] = useState(order.status === 'pending')
+  const history = useApi(
+    getWithdrawalHistory,
+    { page: 1, page_size: 20 },
+    {
+      revalidateOnFocus: true,
+      // Every return to the page asks, however soon after the last question.
+      focusThrottleInterval: 0,
+      dedupingInterval: 0,
+      refreshInterval: pending ? PENDING_STATUS_POLL_MS : 0,
+    },
+  )
+  const latest = history.data?.list.find((o) => o.order_no === order.order_no) ?? order
+  useEffect(() => {
+    if (pending && latest.status !== 'pending') {
+      setPending(false)
+      refreshBalance().catch(() => undefined)
+    }
+  }, [pending, latest.status])
+  return latest
+}
+
+function WithdrawResult({ order: submitted, onAgain }: { order: Withdrawal; onAgain: () => void }) {
+  const order = useLatestStatus(submitted)
   return (
     <section className="wallet-card" aria-label="提现结果" data-testid="withdraw-result">
       <div className="wallet-card__row">
