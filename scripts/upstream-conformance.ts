@@ -500,6 +500,10 @@ export function walkPlan(): Step[] {
     never('setProtectionLimit', 'a limit cannot be lifted at once (24 h cooling-off)'),
     never('startExclusion', 'locks the account out for 24 hours or more'),
     never('excludedWithdraw', 'moves money, and only works during an exclusion'),
+    never('excludedAccount', 'only works during an exclusion; counts against the login password’s lock'),
+    never('excludedSms', 'only works during an exclusion; counts against the login password’s lock'),
+    never('excludedSetup', 'binds an address and sets the payment password, only during an exclusion'),
+    never('resetPassword', 'changes the login password and ends every session of the account'),
 
     write('logout', 'logout', 'ends the check’s own session', () => ({})),
   ]
