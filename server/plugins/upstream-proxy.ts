@@ -288,7 +288,7 @@ class UpstreamAnswer implements Dispatcher.DispatchHandler {
         delete this.headers['content-length']
         delete this.headers['content-encoding']
       }
-      if (this.check && this.check.refuses(this.reply, this.status, body)) return
+      if (this.check?.refuses(this.reply, this.status, body)) return
       this.reply.code(this.status).headers(this.headers).send(body)
     } else this.stream?.push(null)
   }

@@ -146,7 +146,9 @@ function getAll(root: Json, path: string): { at: number[]; value: Json }[] {
     if (!(key in (node as Record<string, Json>))) return
     const next = (node as Record<string, Json>)[key]
     if (!list) return walk(next, i + 1, at)
-    if (Array.isArray(next)) next.forEach((item, n) => walk(item, i + 1, [...at, n]))
+    if (Array.isArray(next)) {
+      for (const [n, item] of next.entries()) walk(item, i + 1, [...at, n])
+    }
   }
   walk(root, 0, [])
   return out
