@@ -16,7 +16,18 @@ const TITLES: Record<string, string> = {
   [paths.activityDetail]: '活动详情',
 }
 
-const routes = Object.values(paths).filter((path) => path !== paths.root)
+/** A real value for each route parameter, so a page with one is opened as a player reaches it. */
+const PARAMS: Record<string, string> = { game: 'qukuai' }
+const filled = (path: string) =>
+  path.replace(/:([a-z_]+)/gi, (_m, name: string) => {
+    const value = PARAMS[name]
+    if (!value) throw new Error(`no value for the route parameter :${name} of ${path}: add one to PARAMS`)
+    return value
+  })
+
+const routes = Object.values(paths)
+  .filter((path) => path !== paths.root)
+  .map(filled)
 
 for (const path of routes) {
   testOnOnePage(`${path} renders`, async ({ page, pageErrors }) => {
@@ -27,6 +38,7 @@ for (const path of routes) {
     if (title) await expect(heading).toHaveText(title)
     await expect(page.getByText('页面不存在')).toHaveCount(0)
     await expect(page.getByText('页面出错了')).toHaveCount(0)
+    await expect(page.getByText('没有这个游戏')).toHaveCount(0)
     expect(pageErrors).toEqual([])
   })
 }
