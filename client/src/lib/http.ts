@@ -75,6 +75,13 @@ export interface CallOptions {
    * endpoint of ours that an upstream may not have, where the caller hides what it cannot show.
    */
   quiet?: boolean
+  /**
+   * Sends the call itself even when index.html preloaded the same URL: Chromium hands a preload to
+   * a fetch of that URL whatever the fetch's headers (so without its token), unless the fetch's
+   * credentials mode differs. The call is sent with `credentials: 'include'`, which for our own
+   * origin sends what `same-origin` does (features/home/announcements-request.ts).
+   */
+  bypassPreload?: boolean
 }
 
 /** A random key; crypto.randomUUID needs a secure context, getRandomValues does not. */
@@ -196,7 +203,7 @@ async function exchange(
         headers,
         body,
         signal: controller.signal,
-        credentials: 'same-origin',
+        credentials: options.bypassPreload ? 'include' : 'same-origin',
       })
     let res = await send()
     if (res.status === 503 && endpoint.method === 'GET') {
