@@ -123,7 +123,7 @@ function BackwaterContent() {
         </List>
       ) : null}
 
-      <List className="agent__list" header="返水比例（按当日流水）">
+      <List className="agent__list" header="返水比例（按当日流水）" data-public-figure>
         {config.data?.tiers.map((tier) => (
           <List.Item
             key={tier.tier}

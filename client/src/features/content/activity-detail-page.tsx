@@ -38,7 +38,9 @@ function Detail({ id }: { id: number }) {
       </span>
       <TimeZoneNote />
       <div className="content__card">
-        <RichHtml html={data.content_html} />
+        <div data-public-figure>
+          <RichHtml html={data.content_html} />
+        </div>
       </div>
       {extraImages.length > 0 ? (
         <div className="content__images">

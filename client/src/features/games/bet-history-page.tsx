@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RequireLogin } from '@client/components/require-login/require-login'
@@ -116,8 +117,12 @@ function BetList({ filters }: { filters: BetFilters }) {
     <>
       {summary ? (
         <div className="games-counts" data-testid="bet-summary">
-          <span>投注 {money(summary.stake)}</span>
-          <span>派奖 {money(summary.payout)}</span>
+          <span>
+            投注 <Amount value={summary.stake} unit="" />
+          </span>
+          <span>
+            派奖 <Amount value={summary.payout} unit="" />
+          </span>
         </div>
       ) : null}
       <PagedListView
@@ -149,7 +154,7 @@ function BetList({ filters }: { filters: BetFilters }) {
               </span>
             }
           >
-            {b.label} · {money(b.stake)} @ {b.odds}
+            {b.label} · {money(b.stake)} @ <span data-public-figure>{b.odds}</span>
           </List.Item>
         )}
       />

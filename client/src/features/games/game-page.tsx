@@ -139,7 +139,11 @@ function MyBets({ bets }: { bets: BetItem[] }) {
       {bets.map((b) => (
         <List.Item
           key={b.id}
-          description={`第 ${b.round_id} 期 · 赔率 ${b.odds}`}
+          description={
+            <>
+              第 {b.round_id} 期 · 赔率 <span data-public-figure>{b.odds}</span>
+            </>
+          }
           extra={
             <span data-testid="my-bet-status" data-status={b.status}>
               {BET_STATUS_LABEL[b.status]}

@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { SubmitForm } from '@client/components/submit-form/submit-form'
 import { paths } from '@client/config/paths'
@@ -39,7 +40,12 @@ export function ExcludedWithdrawPage() {
         <Result
           status="success"
           title="提现已提交"
-          description={`订单 ${done.order_no}，金额 ${done.amount} USDT，余额 ${done.balance} USDT`}
+          description={
+            <>
+              订单 <span className="num">{done.order_no}</span>，金额 <Amount value={done.amount} />
+              ，余额 <Amount value={done.balance} />
+            </>
+          }
         />
       ) : (
         <>

@@ -62,7 +62,7 @@ export function ResponsiblePage() {
         </section>
 
         {edges.data ? (
-          <List header="长期来看，庄家一定占优" mode="card" data-testid="house-edge">
+          <List header="长期来看，庄家一定占优" mode="card" data-testid="house-edge" data-public-figure>
             {edges.data.map((e) => (
               <List.Item
                 key={e.game}

@@ -3,6 +3,7 @@ import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { formatDateTime } from '@client/lib/date-time'
+import { useShownText } from '@client/lib/hide-amount'
 import { callApi } from '@client/lib/http'
 import { usePagedList } from '@client/lib/use-paged-list'
 import {
@@ -61,6 +62,8 @@ function FundFlow() {
     onChange: setCurrency,
   }
 
+  const shownText = useShownText()
+
   return (
     <>
       <FilterBar choices={[choice(typeFilter), choice(currencyFilter)]} dates={dates} onDates={setDates} />
@@ -85,7 +88,7 @@ function FundFlow() {
               </div>
               {row.memo || ref ? (
                 <div className="wallet-record__row wallet-meta">
-                  <span data-testid="fund-flow-memo">{row.memo}</span>
+                  <span data-testid="fund-flow-memo">{shownText(row.memo)}</span>
                   {ref ? <span>{ref}</span> : null}
                 </div>
               ) : null}

@@ -77,7 +77,7 @@ function TopUp() {
             <dl className="wallet-facts">
               <div>
                 <dt>最低充值</dt>
-                <dd>{info.min_amount} USDT</dd>
+                <dd data-public-figure>{info.min_amount} USDT</dd>
               </div>
               <div>
                 <dt>到账确认</dt>

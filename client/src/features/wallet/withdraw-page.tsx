@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { AmountInput } from '@client/components/amount-input/amount-input'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
@@ -229,13 +230,15 @@ function WithdrawForm({
           </div>
           <div>
             <dt>单笔限额</dt>
-            <dd>
+            <dd data-public-figure>
               {config.min_amount} – {config.max_amount} USDT
             </dd>
           </div>
           <div>
             <dt>手续费</dt>
-            <dd data-testid="withdraw-fee">{quote?.fee ?? config.fee} USDT</dd>
+            <dd data-testid="withdraw-fee" data-public-figure>
+              {quote?.fee ?? config.fee} USDT
+            </dd>
           </div>
           <div>
             <dt>到账金额</dt>
@@ -294,11 +297,15 @@ function WithdrawForm({
             <dl className="wallet-facts">
               <div>
                 <dt>到账金额</dt>
-                <dd>{quote.arrive} USDT</dd>
+                <dd>
+                  <Amount value={quote.arrive} reveal />
+                </dd>
               </div>
               <div>
                 <dt>手续费</dt>
-                <dd>{quote.fee} USDT</dd>
+                <dd>
+                  <Amount value={quote.fee} reveal />
+                </dd>
               </div>
               <div>
                 <dt>提现地址</dt>
