@@ -20,6 +20,7 @@ import type { z } from 'zod'
 import { SESSION_LOST_PATH } from '../config/paths'
 import { connectivity } from './connectivity'
 import { navigateTo } from './navigation'
+import { type Refusal, readRefusal } from './refusal'
 import { currentPath, rememberForLogin } from './return-to'
 import { session } from './session-store'
 import { storage } from './storage'
@@ -107,8 +108,21 @@ export function showsLoadingToast(endpoint: EndpointRoute, body: unknown): boole
   return !(body !== null && typeof body === 'object' && !(body instanceof Blob) && 'token' in body)
 }
 
+/** A protection refusal in its dialog (lib/refusal.ts), loaded when first needed. */
+function showRefusalDialog(refusal: Refusal): void {
+  import('../components/refusal-dialog/refusal-dialog').then(
+    (m) => m.showRefusal(refusal),
+    (err: unknown) => {
+      console.error('refusal dialog could not load', err)
+      showToast(refusal.message)
+    },
+  )
+}
+
 function fail(kind: ApiErrorKind, message: string, details?: ApiError['details'], quiet = false): never {
-  if (kind !== 'aborted' && !quiet) showToast(message)
+  const refusal = kind === 'business' && !quiet ? readRefusal(message) : null
+  if (refusal) showRefusalDialog(refusal)
+  else if (kind !== 'aborted' && !quiet) showToast(message)
   throw new ApiError(kind, message, details)
 }
 
