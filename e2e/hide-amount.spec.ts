@@ -1,11 +1,7 @@
 import { paths } from '@client/config/paths'
 import type { Page } from '@playwright/test'
-import { currentRound, placeBets } from '@shared/contract/games'
-import { setProtectionLimit } from '@shared/contract/protection'
-import { exchange } from '@shared/contract/wallet'
 import { STORAGE_KEY } from '@shared/storage-keys'
-import { api } from './support/api'
-import { login, registerPlayer, topUp } from './support/emu'
+import { playerWithHistory } from './support/history'
 import { expect, storeSessionOnLoad, testOnOnePage } from './support/test'
 
 /**
@@ -18,20 +14,7 @@ import { expect, storeSessionOnLoad, testOnOnePage } from './support/test'
 const test = testOnOnePage.extend<object, { player: true }>({
   player: [
     async ({ workerPage }, use) => {
-      const who = await registerPlayer()
-      await topUp(who, '500')
-      const session = await login(who.phone, who.password)
-      const token = session.token
-      await api(exchange, { token, body: { from: 'USDT', to: 'TRX', amount: '12.5' } })
-      await api(setProtectionLimit, { token, body: { kind: 'deposit', period: 'day', amount: '800' } })
-      await api(setProtectionLimit, { token, body: { kind: 'loss', period: 'week', amount: '300' } })
-      const round = await api(currentRound, { query: { game: 'kuaisan' } })
-      const roundId = round.ms_to_seal < 1_500 ? round.next.round_id : round.round_id
-      await api(placeBets, {
-        token,
-        body: { game: 'kuaisan', round_id: roundId, bets: [{ bet_type: 'big', amount: '3.25' }] },
-      })
-      await storeSessionOnLoad(workerPage, session)
+      await storeSessionOnLoad(workerPage, await playerWithHistory())
       await workerPage.addInitScript((key) => localStorage.setItem(key, '1'), STORAGE_KEY.hideAmount)
       await use(true)
     },

@@ -10,8 +10,10 @@ export function daysInRange(start: Date, end: Date): number {
 
 /**
  * The player id with its middle masked (lib/format.ts `mask`, the app's one mask): team lists show
- * whose turnover it is without the whole id. An id too short to keep both ends shows only the stars.
+ * whose turnover it is without the whole id.
  */
 export function maskId(id: number): string {
-  return mask(String(id), { keepHead: 1, keepTail: 1 })
+  const text = String(id)
+  // A two-digit id keeps only its first digit; a one-digit id shows only the stars.
+  return mask(text, { keepHead: 1, keepTail: text.length > 2 ? 1 : 0 })
 }
