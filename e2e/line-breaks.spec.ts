@@ -47,7 +47,8 @@ function brokenTokens(page: Page): Promise<string[]> {
     const TOKEN = new RegExp(
       [
         // A date, with its time.
-        String.raw`\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?`,
+        String.raw`\d{4}-\d{2}-\d{2}(?:[ \u00a0]\d{2}:\d{2}(?::\d{2})?)?`,
+        String.raw`\b\d{2}-\d{2}[ \u00a0]\d{2}:\d{2}`,
         // A time of day.
         String.raw`\b\d{1,2}:\d{2}(?::\d{2})?`,
         // A TRON address, a hash.

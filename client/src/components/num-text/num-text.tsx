@@ -6,7 +6,7 @@ import { Fragment } from 'react'
  * wrap as usual.
  */
 const FIGURE =
-  /(\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?|\d{1,2}:\d{2}(?::\d{2})?|[+-]?\d[\d,]*(?:\.\d+)?%?(?: ?(?:USDT|TRX|分钟|小时|天|秒|期|笔|个|人))?)/
+  /(\d{4}-\d{2}-\d{2}(?:[ \u00a0]\d{2}:\d{2}(?::\d{2})?)?|\d{2}-\d{2}[ \u00a0]\d{2}:\d{2}|\d{1,2}:\d{2}(?::\d{2})?|[+-]?\d[\d,]*(?:\.\d+)?%?(?: ?(?:USDT|TRX|分钟|小时|天|秒|期|笔|个|人))?)/
 
 export function NumText({ text }: { text: string }) {
   // split() with a capturing group puts the figures at the odd indexes; each part is keyed by where

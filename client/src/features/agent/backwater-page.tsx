@@ -1,4 +1,5 @@
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
+import { NumText } from '@client/components/num-text/num-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RefreshButton } from '@client/components/refresh-button/refresh-button'
@@ -157,7 +158,11 @@ function BackwaterContent() {
         empty={<Empty className="agent__empty" description="暂无领取记录" />}
         renderItem={(item) => (
           <List.Item
-            description={`${formatDateTime(item.created_at)} · 返水 ${amount(item.rebate)} · 返佣 ${amount(item.commission)}`}
+            description={
+              <NumText
+                text={`${formatDateTime(item.created_at)} · 返水 ${amount(item.rebate)} · 返佣 ${amount(item.commission)}`}
+              />
+            }
             extra={`+${amount(item.amount)}`}
           >
             {item.claim_date}

@@ -1,9 +1,10 @@
 import { Amount } from '@client/components/amount/amount'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
-import { formatDateTime, pickedDate } from '@client/lib/date-time'
+import { pickedDate } from '@client/lib/date-time'
 import { useShownAmount } from '@client/lib/hide-amount'
 import { callApi } from '@client/lib/http'
 import { usePagedList } from '@client/lib/use-paged-list'
@@ -139,7 +140,7 @@ function BetList({ filters }: { filters: BetFilters }) {
             description={
               <>
                 <div>
-                  {b.game_name} 第 {b.round_id} 期 · {formatDateTime(b.placed_at)}
+                  {b.game_name} 第 {b.round_id} 期 · <DateTimeText ms={b.placed_at} />
                 </div>
                 <Link className="games-tap" to={verifyPath(b.game, b.round_id)}>
                   验证结果

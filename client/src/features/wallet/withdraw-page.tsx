@@ -1,9 +1,10 @@
 import { Amount } from '@client/components/amount/amount'
 import { AmountInput } from '@client/components/amount-input/amount-input'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
-import { formatDateTime, formatShortTime, TIME_ZONE_LABEL } from '@client/lib/date-time'
+import { formatShortTime, TIME_ZONE_LABEL } from '@client/lib/date-time'
 import { truncate } from '@client/lib/format'
 import { ApiError, callApi } from '@client/lib/http'
 import { withReturn } from '@client/lib/return-to'
@@ -357,7 +358,9 @@ function WithdrawResult({ order, onAgain }: { order: Withdrawal; onAgain: () => 
         </div>
         <div>
           <dt>提交时间（{TIME_ZONE_LABEL}）</dt>
-          <dd>{formatDateTime(order.created_at)}</dd>
+          <dd>
+            <DateTimeText ms={order.created_at} />
+          </dd>
         </div>
       </dl>
       <div className="wallet-actions">
