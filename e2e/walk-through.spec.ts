@@ -146,3 +146,51 @@ test.describe('links and dead ends', () => {
     await expect(page).toHaveURL(/\/games\/kuaisan$/)
   })
 })
+
+test.describe('layout at 320 px', () => {
+  test.use({ viewport: { width: 320, height: 640 } })
+
+  test('the login form’s heading, card and button share the page’s edges', async ({ page }) => {
+    await page.goto(paths.login)
+    const edges = await page.evaluate(() =>
+      ['.login-page__welcome', '.adm-form .adm-list-body', '.adm-form-footer .adm-button'].map((selector) => {
+        const r = document.querySelector(selector)?.getBoundingClientRect()
+        return r ? [Math.round(r.left), Math.round(r.right)] : null
+      }),
+    )
+    expect(new Set(edges.map((e) => JSON.stringify(e))).size, JSON.stringify(edges)).toBe(1)
+  })
+
+  test('a long page title ends in an ellipsis', async ({ page }) => {
+    await page.goto(`${paths.verify}?game=saiche&round=1`)
+    const title = page.getByRole('heading', { level: 1 })
+    await expect(title).toBeVisible()
+    const style = await title.evaluate((el) => {
+      const s = getComputedStyle(el)
+      return { overflow: s.overflow, textOverflow: s.textOverflow, whiteSpace: s.whiteSpace }
+    })
+    expect(style).toEqual({ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })
+  })
+
+  test('the stake field shows its whole placeholder', async ({ page }) => {
+    await page.goto(paths.gameRacing)
+    const input = page.getByRole('textbox', { name: '每注金额' })
+    await expect(input).toHaveAttribute('placeholder', /每注/)
+    const { needed, width } = await input.evaluate((el) => {
+      const field = el as HTMLInputElement
+      const s = getComputedStyle(field)
+      const ctx = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D
+      ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`
+      return { needed: ctx.measureText(field.placeholder).width, width: field.clientWidth }
+    })
+    expect(needed).toBeLessThanOrEqual(width)
+  })
+
+  test('the bet-history filters take a small part of the screen', async ({ page }) => {
+    await openLoggedIn(page, paths.betHistory)
+    const filters = page.locator('.games-filters')
+    await expect(filters).toBeVisible()
+    const height = (await filters.boundingBox())?.height ?? Number.POSITIVE_INFINITY
+    expect(height).toBeLessThan(640 / 8)
+  })
+})

@@ -42,3 +42,22 @@ export function AddressLine({ address, label }: AddressLineProps) {
     </div>
   )
 }
+
+/**
+ * An address to check by eye (a confirmation before binding it): monospace in groups of four,
+ * wrapped only between groups, never at an arbitrary character.
+ */
+export function AddressGroups({ address }: { address: string }) {
+  const groups = address.match(/.{1,4}/g) ?? []
+  return (
+    <span className="address-groups">
+      {groups.map((group, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one fixed address, in order
+        <span key={i} className="num">
+          {group}
+          {i < groups.length - 1 ? ' ' : ''}
+        </span>
+      ))}
+    </span>
+  )
+}

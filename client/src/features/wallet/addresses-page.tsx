@@ -1,3 +1,4 @@
+import { AddressGroups } from '@client/components/address-line/address-line'
 import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
@@ -197,7 +198,9 @@ function BindForm({
       content: (
         <div className="wallet-dialog">
           <p>请核对地址，转错地址的资产无法找回：</p>
-          <p className="wallet-address">{address.trim()}</p>
+          <p className="wallet-address">
+            <AddressGroups address={address.trim()} />
+          </p>
           <p>备注：{label.trim()}</p>
         </div>
       ),
