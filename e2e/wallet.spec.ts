@@ -226,7 +226,7 @@ test('three wrong payment passwords lock withdrawals, and the page says until wh
   await typeOnKeyboard(page, '333333')
 
   await expect(page.getByRole('alert').filter({ hasText: '提现已锁定' }).first()).toBeVisible()
-  await expect(page.getByText(/请于 \d{2}-\d{2} \d{2}:\d{2}（北京时间）后再试/)).toBeVisible()
+  await expect(page.getByText(/请于 \d{2}-\d{2}\s\d{2}:\d{2}（北京时间）后再试/)).toBeVisible()
   await expect(page.getByRole('button', { name: '提现', exact: true })).toBeDisabled()
   expect((await balanceOf(player)).balance).toBe('110.00')
 })
