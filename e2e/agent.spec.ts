@@ -160,7 +160,8 @@ test('performance record: a one-day range, and a downline search with masked ids
   await page.getByRole('searchbox').press('Enter')
   await expect(members).toHaveCount(3)
   for (const item of await members.all()) {
-    await expect(item).toContainText(/ID \d\*\*\*/)
+    // A one-digit id shows only the stars (lib/format.ts mask fails closed).
+    await expect(item).toContainText(/ID \d?\*\*\*/)
     await expect(item).toContainText(/\d{3}\*\*\*\d{4}/)
   }
 })

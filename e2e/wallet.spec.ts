@@ -226,7 +226,7 @@ test('three wrong payment passwords lock withdrawals, and the page says until wh
   await typeOnKeyboard(page, '333333')
 
   await expect(page.getByRole('alert').filter({ hasText: '提现已锁定' }).first()).toBeVisible()
-  await expect(page.getByText(/请于 \d{2}-\d{2} \d{2}:\d{2}（北京时间）后再试/)).toBeVisible()
+  await expect(page.getByText(/请于 \d{2}-\d{2}\s\d{2}:\d{2}（北京时间）后再试/)).toBeVisible()
   await expect(page.getByRole('button', { name: '提现', exact: true })).toBeDisabled()
   expect((await balanceOf(player)).balance).toBe('110.00')
 })
@@ -268,7 +268,7 @@ test('exchange: the live quote follows the amount and the pair; confirming moves
   await expect(page.getByText('1 USDT = 6.25 TRX')).toBeVisible()
   const amount = page.getByRole('textbox', { name: '兑换数量（USDT）' })
   await amount.fill('10.5')
-  await expect(page.getByTestId('exchange-quote')).toHaveText('65.625 TRX')
+  await expect(page.getByTestId('exchange-quote')).toHaveText('65.625TRX')
   await page.getByRole('button', { name: '兑换', exact: true }).click()
   await page.locator('.adm-dialog').getByRole('button', { name: '确认兑换' }).click()
   // 100 topped up, 10 of first-deposit bonus, 10.5 exchanged.
@@ -345,7 +345,7 @@ test('after an exchange every page shows the exact balance, and 全部 moves all
   await page.getByRole('button', { name: '交换兑换方向' }).click()
   await page.getByRole('button', { name: '全部', exact: true }).click()
   await expect(page.getByRole('textbox', { name: '兑换数量（TRX）' })).toHaveValue('62.50')
-  await expect(page.getByTestId('exchange-quote')).toHaveText('9.875 USDT')
+  await expect(page.getByTestId('exchange-quote')).toHaveText('9.875USDT')
   await page.getByRole('button', { name: '兑换', exact: true }).click()
   await page.locator('.adm-dialog').getByRole('button', { name: '确认兑换' }).click()
   await expect(page.getByTestId('exchange-usdt')).toHaveText('109.875USDT')

@@ -179,7 +179,6 @@ export const prizePool = defineEndpoint({
   source: 'ours',
   fields: 'ours',
   auth: false,
-  loadingToast: false,
   data: z.object({
     amount: moneyString,
     /** The share of each stake that goes to the pool. */
@@ -257,7 +256,6 @@ export const ping = defineEndpoint({
   source: 'ours',
   fields: 'ours',
   auth: false,
-  loadingToast: false,
   data: z.object({ server_time: timestamp }),
 })
 

@@ -90,7 +90,6 @@ export const currentRound = defineEndpoint({
   source: 'ours',
   fields: 'ours',
   auth: false,
-  loadingToast: false,
   query: z.strictObject({ game: gameCodeSchema }),
   data: roundSchema.extend({
     server_time: timestamp,
@@ -115,7 +114,6 @@ export const gameResults = defineEndpoint({
   source: 'ours',
   fields: 'ours',
   auth: false,
-  loadingToast: false,
   query: z.strictObject({ game: gameCodeSchema, ...pageParams }),
   data: paged(drawResultSchema),
 })

@@ -143,7 +143,6 @@ export const realityCheck = defineEndpoint({
   source: 'ours',
   fields: 'ours',
   auth: true,
-  loadingToast: false,
   data: realityCheckSchema,
 })
 

@@ -25,7 +25,8 @@ export const POSITION_NAMES = [
   '第十名',
 ] as const
 
-const SIDE_LABEL: Record<string, string> = {
+/** The word for each outcome label, one per label: bet slips and draw results both use it. */
+export const SIDE_LABEL: Readonly<Record<string, string>> = {
   big: '大',
   small: '小',
   odd: '单',

@@ -3,6 +3,7 @@ import { Outlet } from 'react-router-dom'
 import { OfflineBanner } from '../components/offline-banner/offline-banner'
 import { PageLoading } from '../components/page-loading/page-loading'
 import { useSession } from '../lib/session-store'
+import { useReturnAfterLogin } from './login-return'
 import { useRouteHandle } from './route-handle'
 import { ScrollRestoration } from './scroll-restoration'
 
@@ -21,6 +22,7 @@ const APP_NAME = '哈希游戏'
 export function RootRoute() {
   const isLogin = useSession((s) => s.isLogin)
   const title = useRouteHandle()?.title
+  useReturnAfterLogin()
 
   useEffect(() => {
     document.title = title ? `${title} - ${APP_NAME}` : APP_NAME

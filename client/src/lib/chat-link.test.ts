@@ -23,11 +23,18 @@ const LINKS = { appUrl: 'tg://resolve?domain=help', webUrl: 'https://t.me/help' 
 function fakeEnv(userAgent: string, maxTouchPoints = 0) {
   let visible = true
   const leaveListeners = new Set<() => void>()
-  const env: ChatEnv & { assigned: string[]; opened: unknown[][] } = {
+  const env: ChatEnv & { assigned: string[]; opened: unknown[][]; tabs: string[]; tabsAllowed: boolean } = {
     userAgent,
     maxTouchPoints,
     assigned: [],
     opened: [],
+    tabs: [],
+    tabsAllowed: true,
+    openTab(url) {
+      if (!this.tabsAllowed) return false
+      this.tabs.push(url)
+      return true
+    },
     assign(url) {
       this.assigned.push(url)
     },
@@ -84,18 +91,30 @@ describe('openChat', () => {
     ['iPadOS as Mac', UA.ipadDesktopMode, 5],
     ['Android', UA.android, 5],
   ] as const) {
-    it(`on ${name} opens the app, then the web link after ${CHAT_FALLBACK_MS} ms while still visible`, () => {
+    it(`on ${name} opens the app, then the web link in a new tab after ${CHAT_FALLBACK_MS} ms while still visible`, () => {
       const { env, listenerCount } = fakeEnv(ua, touch)
       openChat(LINKS, env)
       expect(env.assigned).toEqual([LINKS.appUrl])
       vi.advanceTimersByTime(CHAT_FALLBACK_MS - 1)
-      expect(env.assigned).toEqual([LINKS.appUrl])
+      expect(env.tabs).toEqual([])
       vi.advanceTimersByTime(1)
-      expect(env.assigned).toEqual([LINKS.appUrl, LINKS.webUrl])
+      expect(env.tabs).toEqual([LINKS.webUrl])
+      // The app's own tab is never sent to the chat's web page.
+      expect(env.assigned).toEqual([LINKS.appUrl])
       expect(env.opened).toEqual([])
       expect(listenerCount()).toBe(0)
     })
   }
+
+  it('hands the web link to onBlocked when the browser blocks the new tab', () => {
+    const { env } = fakeEnv(UA.android, 5)
+    env.tabsAllowed = false
+    const blocked = vi.fn()
+    openChat(LINKS, env, blocked)
+    vi.advanceTimersByTime(CHAT_FALLBACK_MS)
+    expect(blocked).toHaveBeenCalledWith(LINKS.webUrl)
+    expect(env.assigned).toEqual([LINKS.appUrl])
+  })
 
   it('drops the fallback when the page is hidden (the app opened)', () => {
     const { env, hide, listenerCount } = fakeEnv(UA.iphone, 5)
@@ -105,6 +124,7 @@ describe('openChat', () => {
     expect(listenerCount()).toBe(0)
     vi.advanceTimersByTime(CHAT_FALLBACK_MS * 2)
     expect(env.assigned).toEqual([LINKS.appUrl])
+    expect(env.tabs).toEqual([])
   })
 
   it('does not fall back when the page is hidden at the deadline without an event', () => {

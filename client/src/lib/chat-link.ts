@@ -15,6 +15,8 @@ export interface ChatEnv {
   assign(url: string): void
   /** window.open */
   open(url: string, target: string, features: string): void
+  /** Opens `url` in a new tab that cannot reach this one; false when the browser blocked it. */
+  openTab(url: string): boolean
   setTimeout(fn: () => void, ms: number): unknown
   clearTimeout(handle: unknown): void
   /** Whether the page is still shown (document.visibilityState === 'visible'). */
@@ -44,6 +46,14 @@ export function browserEnv(): ChatEnv {
     open: (url, target, features) => {
       window.open(url, target, features)
     },
+    openTab: (url) => {
+      // Not 'noopener' in the features: window.open then answers null whether or not it opened.
+      const tab = window.open('about:blank', '_blank')
+      if (!tab) return false
+      tab.opener = null
+      tab.location.href = url
+      return true
+    },
     setTimeout: (fn, ms) => window.setTimeout(fn, ms),
     clearTimeout: (handle) => window.clearTimeout(handle as number),
     isVisible: () => document.visibilityState === 'visible',
@@ -63,14 +73,19 @@ export function browserEnv(): ChatEnv {
 
 /**
  * Opens a customer-service chat. On iPhone, iPad and Android it tries the messenger app; if the page
- * is still visible CHAT_FALLBACK_MS (2000 ms) later, the app did not open, and the current tab goes to
- * the web link instead. The page being hidden or left before then means the app took over, and the
- * fallback is dropped. The fallback navigates the current tab because a window.open from a timer,
- * outside the tap, is blocked as a pop-up. Other devices open the web link in a new tab.
+ * is still visible CHAT_FALLBACK_MS (2000 ms) later, the app did not open, and the web link opens in a
+ * new tab: the app's own tab stays where it was. The page being hidden or left before then means the
+ * app took over, and the fallback is dropped. A browser may block a new tab opened from a timer
+ * (Chromium allows it for 5 s after the tap); then `onBlocked` gets the web link, for the page to
+ * offer it as a link the player taps. Other devices open the web link in a new tab at once.
  *
  * Returns a function that drops a pending fallback (for a component that unmounts).
  */
-export function openChat({ appUrl, webUrl }: ChatLinks, env: ChatEnv = browserEnv()): () => void {
+export function openChat(
+  { appUrl, webUrl }: ChatLinks,
+  env: ChatEnv = browserEnv(),
+  onBlocked: (webUrl: string) => void = () => {},
+): () => void {
   if (detectDevice(env.userAgent, env.maxTouchPoints) === 'other') {
     env.open(webUrl, '_blank', 'noopener,noreferrer')
     return () => {}
@@ -87,7 +102,7 @@ export function openChat({ appUrl, webUrl }: ChatLinks, env: ChatEnv = browserEn
   const timer = env.setTimeout(() => {
     const stillHere = !done && env.isVisible()
     stop()
-    if (stillHere) env.assign(webUrl)
+    if (stillHere && !env.openTab(webUrl)) onBlocked(webUrl)
   }, CHAT_FALLBACK_MS)
   env.assign(appUrl)
   return stop

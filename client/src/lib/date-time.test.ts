@@ -14,12 +14,12 @@ const LATE_EVENING_CST = Date.UTC(2026, 10, 22, 15, 30, 5)
 
 describe('date-time', () => {
   it('shows every time in China Standard Time, whatever the device zone', () => {
-    expect(formatDateTime(LATE_EVENING_CST)).toBe('2026-11-22 23:30:05')
-    expect(formatDateMinute(LATE_EVENING_CST)).toBe('2026-11-22 23:30')
-    expect(formatShortTime(LATE_EVENING_CST)).toBe('11-22 23:30')
+    expect(formatDateTime(LATE_EVENING_CST)).toBe('2026-11-22\u00a023:30:05')
+    expect(formatDateMinute(LATE_EVENING_CST)).toBe('2026-11-22\u00a023:30')
+    expect(formatShortTime(LATE_EVENING_CST)).toBe('11-22\u00a023:30')
     // Half an hour later it is already the next day in CST, still the 22nd in UTC.
     expect(cstDate(LATE_EVENING_CST + 30 * 60_000)).toBe('2026-11-23')
-    expect(formatDateTime(LATE_EVENING_CST + 30 * 60_000)).toBe('2026-11-23 00:00:05')
+    expect(formatDateTime(LATE_EVENING_CST + 30 * 60_000)).toBe('2026-11-23\u00a000:00:05')
   })
 
   it('writes a picked day as YYYY-MM-DD and reads it back', () => {

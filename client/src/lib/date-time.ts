@@ -12,6 +12,13 @@ export const TIME_ZONE_NOTE = `时间均为${TIME_ZONE_LABEL}（UTC+8）`
 
 const pad = (n: number) => String(n).padStart(2, '0')
 
+/**
+ * Between a date and its time: a no-break space, so that a date and time never break across lines
+ * wherever they are shown (docs/client.md#layout). A date's hyphens and a time's colons are no
+ * break opportunities between digits anyway.
+ */
+export const DATE_TIME_GAP = '\u00a0'
+
 /** The CST calendar fields of an instant. */
 function cstParts(ms: number) {
   const d = new Date(ms + BUSINESS_UTC_OFFSET_MS)
@@ -21,22 +28,22 @@ function cstParts(ms: number) {
   }
 }
 
-/** Unix milliseconds as `YYYY-MM-DD HH:mm:ss` (CST). */
+/** Unix milliseconds as `YYYY-MM-DD HH:mm:ss` (CST), the gap a no-break space. */
 export function formatDateTime(ms: number): string {
   const { date, time } = cstParts(ms)
-  return `${date} ${time}`
+  return `${date}${DATE_TIME_GAP}${time}`
 }
 
 /** Unix milliseconds as `YYYY-MM-DD HH:mm` (CST), where seconds say nothing (activity periods). */
 export function formatDateMinute(ms: number): string {
   const { date, time } = cstParts(ms)
-  return `${date} ${time.slice(0, 5)}`
+  return `${date}${DATE_TIME_GAP}${time.slice(0, 5)}`
 }
 
 /** Unix milliseconds as `MM-DD HH:mm` (CST), for notices and short lists. */
 export function formatShortTime(ms: number): string {
   const { date, time } = cstParts(ms)
-  return `${date.slice(5)} ${time.slice(0, 5)}`
+  return `${date.slice(5)}${DATE_TIME_GAP}${time.slice(0, 5)}`
 }
 
 /** The CST date of an instant as the API's YYYY-MM-DD. */

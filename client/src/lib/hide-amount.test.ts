@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { HIDDEN_AMOUNT, shownAmount } from './hide-amount'
+import { HIDDEN_AMOUNT, shownAmount, shownText } from './hide-amount'
 
 describe('shownAmount', () => {
   it('shows every digit the server sent, at least two decimals', () => {
@@ -14,4 +14,23 @@ describe('shownAmount', () => {
   })
 
   it('shows text that is not an amount as it came', () => expect(shownAmount('—', false)).toBe('—'))
+})
+
+describe('shownText', () => {
+  it('masks every amount in free text while amounts are hidden', () => {
+    expect(shownText('首充赠送：充值 100.00 USDT 赠送 10.5 USDT', true)).toBe(
+      '首充赠送：充值 **** USDT 赠送 **** USDT',
+    )
+    expect(shownText('提现 1,200 TRX', true)).toBe('提现 **** TRX')
+    expect(shownText('USDT → TRX，汇率 6.25', true)).toBe('USDT → TRX，汇率 ****')
+  })
+
+  it('keeps what is not an amount: rounds, addresses, plain counts', () => {
+    const memo = '快三 第202611251413期 派奖 转账投注入账 TXy3dkq9 3 笔'
+    expect(shownText(memo, true)).toBe(memo)
+  })
+
+  it('leaves the text alone while amounts are shown', () => {
+    expect(shownText('充值 100.00 USDT', false)).toBe('充值 100.00 USDT')
+  })
 })

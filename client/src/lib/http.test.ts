@@ -4,6 +4,7 @@ import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app
 import { LOADING_TOAST_AFTER_MS, REQUEST_TIMEOUT_MS } from '@shared/constants'
 import { getBalance, login, sendSms, userInfo } from '@shared/contract/account'
 import { announcementRoute, getBalanceRoute, readAnnouncementList } from '@shared/contract/first-screen'
+import { ENDPOINTS } from '@shared/contract/registry'
 import type { FaultRuleInput } from '@shared/emu-control'
 import { MSG } from '@shared/messages'
 import { STORAGE_KEY } from '@shared/storage-keys'
@@ -399,5 +400,11 @@ describe('showsLoadingToast', () => {
     expect(showsLoadingToast(sendSms, { phone: '1', purpose: 'register', token: 'x' })).toBe(false)
     expect(showsLoadingToast(sendSms, { phone: '1', purpose: 'register' })).toBe(true)
     expect(showsLoadingToast(userInfo, undefined)).toBe(true)
+  })
+
+  it('is on for every other endpoint of the contract, polled or not (only the balance call is exempt)', () => {
+    const exempt = ENDPOINTS.filter((e) => !showsLoadingToast(e, undefined)).map((e) => e.path)
+    expect(exempt).toEqual([getBalance.path])
+    expect(showsLoadingToast(announcementRoute, undefined)).toBe(true)
   })
 })

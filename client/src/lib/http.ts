@@ -21,6 +21,7 @@ import type { z } from 'zod'
 import { SESSION_LOST_PATH } from '../config/paths'
 import { connectivity } from './connectivity'
 import { navigateTo } from './navigation'
+import { type Refusal, readRefusal } from './refusal'
 import { currentPath, rememberForLogin } from './return-to'
 import { session } from './session-store'
 import { storage } from './storage'
@@ -76,6 +77,13 @@ export interface CallOptions {
    * endpoint of ours that an upstream may not have, where the caller hides what it cannot show.
    */
   quiet?: boolean
+  /**
+   * Sends the call itself even when index.html preloaded the same URL: Chromium hands a preload to
+   * a fetch of that URL whatever the fetch's headers (so without its token), unless the fetch's
+   * credentials mode differs. The call is sent with `credentials: 'include'`, which for our own
+   * origin sends what `same-origin` does (features/home/announcements-request.ts).
+   */
+  bypassPreload?: boolean
 }
 
 /** A random key; crypto.randomUUID needs a secure context, getRandomValues does not. */
@@ -101,8 +109,21 @@ export function showsLoadingToast(endpoint: EndpointRoute, body: unknown): boole
   return !(body !== null && typeof body === 'object' && !(body instanceof Blob) && 'token' in body)
 }
 
+/** A protection refusal in its dialog (lib/refusal.ts), loaded when first needed. */
+function showRefusalDialog(refusal: Refusal): void {
+  import('../components/refusal-dialog/refusal-dialog').then(
+    (m) => m.showRefusal(refusal),
+    (err: unknown) => {
+      console.error('refusal dialog could not load', err)
+      showToast(refusal.message)
+    },
+  )
+}
+
 function fail(kind: ApiErrorKind, message: string, details?: ApiError['details'], quiet = false): never {
-  if (kind !== 'aborted' && !quiet) showToast(message)
+  const refusal = kind === 'business' && !quiet ? readRefusal(message) : null
+  if (refusal) showRefusalDialog(refusal)
+  else if (kind !== 'aborted' && !quiet) showToast(message)
   throw new ApiError(kind, message, details)
 }
 
@@ -197,7 +218,7 @@ async function exchange(
         headers,
         body,
         signal: controller.signal,
-        credentials: 'same-origin',
+        credentials: options.bypassPreload ? 'include' : 'same-origin',
       })
     let res = await send()
     if (res.status === 503 && endpoint.method === 'GET') {

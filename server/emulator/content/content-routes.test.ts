@@ -60,7 +60,7 @@ describe('activities and content pages', () => {
   it('lists activities ongoing first, with covers served from our own origin', async () => {
     t = await createTestApp()
     const { list } = await get(activityList.path, activityList.data)
-    expect(list.map((a) => a.status)).toEqual(['ongoing', 'ongoing', 'ongoing', 'upcoming', 'ended'])
+    expect(list.map((a) => a.status)).toEqual(['ongoing', 'ongoing', 'ongoing', 'ongoing', 'ended'])
     const cover = list[0]?.cover ?? ''
     expect(cover).toMatch(/^\/api\/content\/images\/[a-z-]+\.svg$/)
     const img = await t.app.inject({ url: cover })

@@ -1,5 +1,6 @@
-import { useHideAmount, useShownAmount } from '@client/lib/hide-amount'
+import { useHideAmount } from '@client/lib/hide-amount'
 import { BALANCE_PLACEHOLDER, session } from '@client/lib/session-store'
+import { Amount } from '../amount/amount'
 import './balance-text.css'
 
 export interface BalanceTextProps {
@@ -10,13 +11,16 @@ export interface BalanceTextProps {
 
 /** An amount that respects the hide-amount setting (lib/hide-amount.ts). */
 export function BalanceText({ balance, unit = 'USDT' }: BalanceTextProps) {
-  const shown = useShownAmount()
-  return (
-    <span className="balance-text" data-testid="balance" aria-busy={balance === null || undefined}>
-      <span className="balance-text__value">{balance === null ? BALANCE_PLACEHOLDER : shown(balance)}</span>
-      {unit ? <span className="balance-text__unit">{unit}</span> : null}
-    </span>
-  )
+  if (balance === null) {
+    // Not known yet: the placeholder, never 0.00.
+    return (
+      <span className="balance-text num" data-testid="balance" aria-busy="true">
+        <span className="balance-text__value">{BALANCE_PLACEHOLDER}</span>
+        {unit ? <span className="balance-text__unit">{unit}</span> : null}
+      </span>
+    )
+  }
+  return <Amount value={balance} unit={unit} block="balance-text" testId="balance" />
 }
 
 /** The eye button next to an amount: hides or shows every amount of the app (the setting is kept). */

@@ -9,6 +9,9 @@ describe('agent display helpers', () => {
 
   it('masks ids', () => {
     expect(maskId(100234)).toBe('1***4')
-    expect(maskId(7)).toBe('7***')
+    expect(maskId(123)).toBe('1***3')
+    // Too short to keep both ends: never the whole id.
+    expect(maskId(42)).toBe('4***')
+    expect(maskId(7)).toBe('***')
   })
 })

@@ -1,3 +1,5 @@
+import { mask } from '@client/lib/format'
+
 /** Small display helpers of the agent pages: pure, so they are tested without a browser. */
 
 /** The range's days, both ends included. */
@@ -6,9 +8,12 @@ export function daysInRange(start: Date, end: Date): number {
   return Math.round((utc(end) - utc(start)) / 86_400_000) + 1
 }
 
-/** The player id with its middle masked: team lists show whose turnover it is without the whole id. */
+/**
+ * The player id with its middle masked (lib/format.ts `mask`, the app's one mask): team lists show
+ * whose turnover it is without the whole id.
+ */
 export function maskId(id: number): string {
   const text = String(id)
-  if (text.length <= 2) return `${text.slice(0, 1)}***`
-  return `${text.slice(0, 1)}***${text.slice(-1)}`
+  // A two-digit id keeps only its first digit; a one-digit id shows only the stars.
+  return mask(text, { keepHead: 1, keepTail: text.length > 2 ? 1 : 0 })
 }

@@ -1,4 +1,5 @@
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
+import { NumText } from '@client/components/num-text/num-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RefreshButton } from '@client/components/refresh-button/refresh-button'
@@ -126,7 +127,7 @@ function BackwaterContent() {
         </List>
       ) : null}
 
-      <List className="agent__list" header="返水比例（按当日流水）">
+      <List className="agent__list" header="返水比例（按当日流水）" data-public-figure>
         {config.data?.tiers.map((tier) => (
           <List.Item
             key={tier.tier}
@@ -160,7 +161,11 @@ function BackwaterContent() {
         empty={<Empty className="agent__empty" description="暂无领取记录" />}
         renderItem={(item) => (
           <List.Item
-            description={`${formatDateTime(item.created_at)} · 返水 ${amount(item.rebate)} · 返佣 ${amount(item.commission)}`}
+            description={
+              <NumText
+                text={`${formatDateTime(item.created_at)} · 返水 ${amount(item.rebate)} · 返佣 ${amount(item.commission)}`}
+              />
+            }
             extra={`+${amount(item.amount)}`}
           >
             {item.claim_date}

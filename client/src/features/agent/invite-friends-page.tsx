@@ -1,4 +1,5 @@
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
+import { offerExternalLink } from '@client/components/external-link/external-link'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
@@ -6,6 +7,7 @@ import { openChat } from '@client/lib/chat-link'
 import { copyText } from '@client/lib/copy'
 import { useShownAmount } from '@client/lib/hide-amount'
 import { captureElement } from '@client/lib/screenshot'
+import { share as shareContent } from '@client/lib/share'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
 import { useBusy } from '@client/lib/use-busy'
@@ -55,8 +57,14 @@ function InviteContent() {
 
   const share = () => {
     if (!data) return
-    stopChat.current()
-    stopChat.current = openChat(shareLinks(data.invite_link, data.invite_code))
+    const content = { title: '哈希游戏', text: `${SHARE_TEXT} ${data.invite_code}`, url: data.invite_link }
+    // The system share sheet where the browser has it; else the messenger, never in this tab.
+    void shareContent(content, () => {
+      stopChat.current()
+      stopChat.current = openChat(shareLinks(data.invite_link, data.invite_code), undefined, (webUrl) =>
+        offerExternalLink(webUrl, '分享给好友', '在新页面中分享'),
+      )
+    })
   }
 
   return (

@@ -1,10 +1,11 @@
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { SegmentedControl } from '@client/components/segmented-control/segmented-control'
 import { paths } from '@client/config/paths'
-import { formatDateTime, parsePickedDate, pickedDate } from '@client/lib/date-time'
+import { parsePickedDate, pickedDate } from '@client/lib/date-time'
 import { useShownAmount } from '@client/lib/hide-amount'
 import { callApi } from '@client/lib/http'
 import { showToast } from '@client/lib/toast'
@@ -166,7 +167,7 @@ function TeamView() {
                 <br />
                 今日流水 {amount(member.today_turnover)} · 累计 {amount(member.total_turnover)}
                 <br />
-                加入于 {formatDateTime(member.joined_at)}
+                加入于 <DateTimeText ms={member.joined_at} />
               </>
             }
           >

@@ -1,3 +1,4 @@
+import { NumText } from '@client/components/num-text/num-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { TimeZoneNote } from '@client/components/time-zone-note/time-zone-note'
 import { paths } from '@client/config/paths'
@@ -34,11 +35,15 @@ function Detail({ id }: { id: number }) {
       <h2 className="content__title">{data.title}</h2>
       <span className="content__meta">
         <Tag color={status.color}>{status.label}</Tag>
-        <span>{activityPeriod(data.starts_at, data.ends_at)}</span>
+        <span>
+          <NumText text={activityPeriod(data.starts_at, data.ends_at)} />
+        </span>
       </span>
       <TimeZoneNote />
       <div className="content__card">
-        <RichHtml html={data.content_html} />
+        <div data-public-figure>
+          <RichHtml html={data.content_html} />
+        </div>
       </div>
       {extraImages.length > 0 ? (
         <div className="content__images">

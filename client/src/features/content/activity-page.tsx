@@ -1,3 +1,4 @@
+import { NumText } from '@client/components/num-text/num-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { TimeZoneNote } from '@client/components/time-zone-note/time-zone-note'
 import { paths } from '@client/config/paths'
@@ -41,7 +42,9 @@ export function ActivityPage() {
                 <span className="content__meta">
                   <Tag color={status.color}>{status.label}</Tag>
                   <span>{activity.category}</span>
-                  <span>{activityPeriod(activity.starts_at, activity.ends_at)}</span>
+                  <span>
+                    <NumText text={activityPeriod(activity.starts_at, activity.ends_at)} />
+                  </span>
                 </span>
               </Link>
             )

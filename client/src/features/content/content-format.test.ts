@@ -6,8 +6,8 @@ describe('content helpers', () => {
     // Midnight on 1 November and 23:59 on 30 November, CST (UTC+8).
     const start = Date.UTC(2026, 9, 31, 16, 0)
     const end = Date.UTC(2026, 10, 30, 15, 59)
-    expect(activityPeriod(start, end)).toBe('2026-11-01 00:00 至 2026-11-30 23:59')
-    expect(activityPeriod(start, null)).toBe('2026-11-01 00:00 起长期有效')
+    expect(activityPeriod(start, end)).toBe('2026-11-01\u00a000:00 至 2026-11-30\u00a023:59')
+    expect(activityPeriod(start, null)).toBe('2026-11-01\u00a000:00 起长期有效')
   })
 
   it('grades a round trip against the server thresholds, inclusive', () => {

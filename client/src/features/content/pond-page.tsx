@@ -1,4 +1,6 @@
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
+import { NumText } from '@client/components/num-text/num-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { TimeZoneNote } from '@client/components/time-zone-note/time-zone-note'
 import { formatDateTime } from '@client/lib/date-time'
@@ -33,14 +35,24 @@ export function PondPage() {
             {data ? amount(data.amount) : '—'}
           </p>
           <p className="content__meta content__meta--light">
-            {data ? `每笔投注的 ${data.rate} 注入奖池 · 更新于 ${formatDateTime(data.updated_at)}` : '加载中'}
+            {data ? (
+              <NumText
+                text={`每笔投注的 ${data.rate} 注入奖池 · 更新于 ${formatDateTime(data.updated_at)}`}
+              />
+            ) : (
+              '加载中'
+            )}
           </p>
         </section>
         <List className="content__list" header="最近中奖">
           {data?.winners.map((winner) => (
             <List.Item
               key={`${winner.won_at}-${winner.name}-${winner.amount}`}
-              description={`${GAME_NAMES[winner.game] ?? winner.game} · ${formatDateTime(winner.won_at)}`}
+              description={
+                <>
+                  {GAME_NAMES[winner.game] ?? winner.game} · <DateTimeText ms={winner.won_at} />
+                </>
+              }
               extra={amount(winner.amount)}
             >
               {winner.name}

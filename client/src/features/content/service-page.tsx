@@ -1,16 +1,29 @@
+import { offerExternalLink } from '@client/components/external-link/external-link'
 import { PageShell } from '@client/components/page-shell/page-shell'
+import { paths } from '@client/config/paths'
 import { openChat } from '@client/lib/chat-link'
 import { useApi } from '@client/lib/use-api'
 import { serviceInfo } from '@shared/contract/content'
 import Button from 'antd-mobile/es/components/button'
 import Collapse from 'antd-mobile/es/components/collapse'
+import List from 'antd-mobile/es/components/list'
 import Skeleton from 'antd-mobile/es/components/skeleton'
 import { useEffect, useRef } from 'react'
+import { useNavigate } from 'react-router-dom'
 import { RichHtml } from './rich-html'
 import './content.css'
 
+/** Help pages, also listed on 我的. */
+const HELP_LINKS = [
+  { path: paths.newbie, title: '新手指引' },
+  { path: paths.study, title: '教程' },
+  { path: paths.vpn, title: '网络帮助' },
+  { path: paths.third, title: '合作页面' },
+] as const
+
 /** The customer-service tab: the chat (app first, web after the fallback delay) and the FAQ. */
 export function ServicePage() {
+  const navigate = useNavigate()
   const { data } = useApi(serviceInfo, undefined)
   const stopChat = useRef<() => void>(() => {})
   useEffect(() => () => stopChat.current(), [])
@@ -18,7 +31,9 @@ export function ServicePage() {
   const contact = () => {
     if (!data) return
     stopChat.current()
-    stopChat.current = openChat({ appUrl: data.app_url, webUrl: data.web_url })
+    stopChat.current = openChat({ appUrl: data.app_url, webUrl: data.web_url }, undefined, (webUrl) =>
+      offerExternalLink(webUrl, '联系在线客服', '打开网页版客服'),
+    )
   }
 
   return (
@@ -32,6 +47,13 @@ export function ServicePage() {
             联系在线客服
           </Button>
         </section>
+        <List className="content__list" header="帮助">
+          {HELP_LINKS.map((link) => (
+            <List.Item key={link.path} arrowIcon onClick={() => navigate(link.path)}>
+              {link.title}
+            </List.Item>
+          ))}
+        </List>
         <h2 className="content__title">常见问题</h2>
         {data ? (
           <Collapse className="content__articles" accordion>

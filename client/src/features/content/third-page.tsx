@@ -29,16 +29,16 @@ export function ThirdPage() {
     return (
       <PageShell title="第三方页面">
         <div className="content">
-          <section className="content__card" role="alert">
-            <h2 className="content__title">无法打开此页面</h2>
-            <p className="content__intro">
-              {key
-                ? '该页面不在平台允许的合作页面列表中，为了您的安全已拒绝打开。'
-                : '链接中没有指定要打开的页面。'}
-            </p>
-          </section>
+          {key ? (
+            <section className="content__card" role="alert">
+              <h2 className="content__title">无法打开此页面</h2>
+              <p className="content__intro">该页面不在平台允许的合作页面列表中，为了您的安全已拒绝打开。</p>
+            </section>
+          ) : (
+            <p className="content__intro">以下合作页面经平台审核，可在此打开。</p>
+          )}
           {data.list.length > 0 ? (
-            <List className="content__list" header="可访问的合作页面">
+            <List className="content__list" header="合作页面">
               {data.list.map((item) => (
                 <List.Item
                   key={item.key}

@@ -4,7 +4,7 @@ import { awardParts } from '@client/lib/format'
 export function AwardText({ hash }: { hash: string }) {
   const { lead, highlight } = awardParts(hash)
   return (
-    <span className="games-award" data-testid="award">
+    <span className="games-award addr-wrap" data-testid="award">
       {lead}
       <span className="games-award__highlight">{highlight}</span>
     </span>

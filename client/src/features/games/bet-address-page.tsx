@@ -1,3 +1,4 @@
+import { AddressLine } from '@client/components/address-line/address-line'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
@@ -109,7 +110,7 @@ function BetAddresses() {
       <List header="收款地址（从已绑定地址转账即投注）">
         {data.receiving.map((r) => (
           <List.Item key={r.address} description={r.rule}>
-            <span className="games-award">{r.address}</span>
+            <AddressLine address={r.address} label="收款地址" />
           </List.Item>
         ))}
       </List>

@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { loginPath } from '@client/config/paths'
 import { useShownAmount } from '@client/lib/hide-amount'
 import { callApi } from '@client/lib/http'
@@ -157,17 +158,24 @@ export function BetBar({ game, rules, view, slip, dispatch, onPlaced }: BetBarPr
                   <span className="games-confirm__odds">
                     赔率 {odds}
                     <br />
-                    可赢 {money(potentialPayout(stakeText(slip), odds))}
+                    可赢 <Amount value={potentialPayout(stakeText(slip), odds)} unit="" reveal />
                   </span>
                 }
-                description={`每注 ${money(stakeText(slip))}`}
+                description={
+                  <>
+                    每注 <Amount value={stakeText(slip)} unit="" reveal />
+                  </>
+                }
               >
                 {type?.label ?? t}
               </List.Item>
             )
           })}
         </List>
-        <div className="games-confirm__total">合计 {money(totalText(slip))} USDT</div>
+        {/* What the player confirms is shown even while amounts are hidden (docs/client.md#amounts). */}
+        <div className="games-confirm__total">
+          合计 <Amount value={totalText(slip)} reveal />
+        </div>
         <div className="games-confirm__actions">
           <Button onClick={() => setPinned(null)}>取消</Button>
           <Button color="primary" loading={sending} disabled={moved && !next} onClick={confirm}>

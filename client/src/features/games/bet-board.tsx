@@ -50,7 +50,7 @@ export function BetBoard({ rules, slip, dispatch, placed }: BetBoardProps) {
                   onClick={() => dispatch({ type: 'toggle', betType: t.bet_type })}
                 >
                   <span>{t.label}</span>
-                  <small>{t.odds}</small>
+                  <small data-public-figure>{t.odds}</small>
                 </button>
               )
             })}

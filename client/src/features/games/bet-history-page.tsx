@@ -1,8 +1,10 @@
+import { Amount } from '@client/components/amount/amount'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
-import { formatDateTime, pickedDate } from '@client/lib/date-time'
+import { pickedDate } from '@client/lib/date-time'
 import { useShownAmount } from '@client/lib/hide-amount'
 import { callApi } from '@client/lib/http'
 import { usePagedList } from '@client/lib/use-paged-list'
@@ -117,8 +119,12 @@ function BetList({ filters }: { filters: BetFilters }) {
     <>
       {summary ? (
         <div className="games-counts" data-testid="bet-summary">
-          <span>投注 {money(summary.stake)}</span>
-          <span>派奖 {money(summary.payout)}</span>
+          <span>
+            投注 <Amount value={summary.stake} unit="" />
+          </span>
+          <span>
+            派奖 <Amount value={summary.payout} unit="" />
+          </span>
         </div>
       ) : null}
       <PagedListView
@@ -135,7 +141,7 @@ function BetList({ filters }: { filters: BetFilters }) {
             description={
               <>
                 <div>
-                  {b.game_name} 第 {b.round_id} 期 · {formatDateTime(b.placed_at)}
+                  {b.game_name} 第 {b.round_id} 期 · <DateTimeText ms={b.placed_at} />
                 </div>
                 <div className="games-bet-result" data-testid="bet-result">
                   开奖 {b.result ? <DrawNumbers draw={b.result} /> : <span>待开奖</span>}
@@ -153,7 +159,7 @@ function BetList({ filters }: { filters: BetFilters }) {
               </span>
             }
           >
-            {b.label} · {money(b.stake)} @ {b.odds}
+            {b.label} · {money(b.stake)} @ <span data-public-figure>{b.odds}</span>
           </List.Item>
         )}
       />

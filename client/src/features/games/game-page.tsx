@@ -210,7 +210,7 @@ function MyBets({ bets }: { bets: MyBet[] }) {
           key={b.id}
           description={
             <>
-              第 {b.round_id} 期 · 赔率 {b.odds}
+              第 {b.round_id} 期 · 赔率 <span data-public-figure>{b.odds}</span>
               {b.result ? (
                 <div className="games-bet-result" data-testid="my-bet-result">
                   开奖 <DrawNumbers draw={b.result} />

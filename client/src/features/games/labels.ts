@@ -1,19 +1,8 @@
+import { SIDE_LABEL } from '@shared/games/bet-types'
 import type { GameCode } from '@shared/games/config'
 
-/** Words for the labels a draw carries (big → 大 …). */
-export const LABEL_WORDS: Record<string, string> = {
-  big: '大',
-  small: '小',
-  odd: '单',
-  even: '双',
-  lucky: '幸运',
-  unlucky: '不幸运',
-  banker: '庄',
-  player: '闲',
-  tie: '和',
-  dragon: '龙',
-  tiger: '虎',
-}
+/** Words for the labels a draw carries (big → 大 …): the same words the bet slip uses. */
+export const LABEL_WORDS: Readonly<Record<string, string>> = SIDE_LABEL
 
 export const labelWord = (label: string): string => LABEL_WORDS[label] ?? label
 

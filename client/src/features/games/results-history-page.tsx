@@ -1,6 +1,6 @@
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
-import { formatDateTime } from '@client/lib/date-time'
 import { callApi } from '@client/lib/http'
 import { usePagedList } from '@client/lib/use-paged-list'
 import { gameResults } from '@shared/contract/games'
@@ -41,7 +41,7 @@ function ResultsHistory({ game }: { game: GameCode }) {
               <>
                 <AwardText hash={d.block_hash} />
                 <div>
-                  区块 {d.height} · {formatDateTime(d.draw_at)}
+                  区块 {d.height} · <DateTimeText ms={d.draw_at} />
                 </div>
               </>
             }

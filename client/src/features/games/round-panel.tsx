@@ -1,3 +1,4 @@
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { copyText } from '@client/lib/copy'
 import { formatDateTime } from '@client/lib/date-time'
 import { truncate } from '@client/lib/format'
@@ -114,7 +115,12 @@ export function CommitmentPanel({ view }: { view: CommitmentView }) {
         <time data-testid="commitment-published" dateTime={new Date(shown.created_at).toISOString()}>
           {formatDateTime(shown.created_at)}
         </time>
-        {held ? ` · 本机 ${formatDateTime(held.seen_at)} 记下，验证以此为准` : ''}
+        {held ? (
+          <>
+            {' · 本机 '}
+            <DateTimeText ms={held.seen_at} /> 记下，验证以此为准
+          </>
+        ) : null}
       </div>
       {changed ? (
         <div className="games-warning" role="alert" data-testid="commitment-changed">

@@ -25,7 +25,8 @@ function Rules({ game }: { game: GameCode }) {
   return (
     <PageShell title={`${data?.name ?? GAME_NAMES[game]} · 规则`} fallback={gamePath(game)}>
       {data ? (
-        <>
+        // The game's rules: stake limits and odds, figures of the game, not the player's money.
+        <div data-public-figure>
           <List header="开奖">
             <List.Item extra={`${data.round_ms / 1000} 秒`}>每期时长</List.Item>
             <List.Item extra={`开奖前 ${data.seal_ms / 1000} 秒`}>封盘</List.Item>
@@ -58,7 +59,7 @@ function Rules({ game }: { game: GameCode }) {
               {potentialPayout('100', data.bet_types[0].odds)}。
             </p>
           ) : null}
-        </>
+        </div>
       ) : (
         <Skeleton.Paragraph lineCount={8} animated />
       )}

@@ -1,3 +1,4 @@
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { paths } from '@client/config/paths'
 import { formatDateTime } from '@client/lib/date-time'
@@ -136,7 +137,7 @@ function Steps({ page, proof }: { page: PageRound; proof: Proof }) {
         <div className="games-warning" role="alert" data-testid="commitment-changed">
           <strong>警告：服务器的承诺已改变！</strong>
           <p>
-            本机 {formatDateTime(held.seen_at)}{' '}
+            本机 <DateTimeText ms={held.seen_at} />{' '}
             记下的终点哈希与服务器现在给出的不同。该期结果只按本机保存的承诺验证；
             服务器可能更换了密钥链，请勿相信它自己的证明。
           </p>
@@ -173,7 +174,14 @@ function Steps({ page, proof }: { page: PageRound; proof: Proof }) {
       <div className="games-step">
         <div>公布的密钥（区块 {proof.block_number}）</div>
         <code>{proof.key}</code>
-        <div>本机保存的承诺（终点哈希）{held ? `· ${formatDateTime(held.seen_at)} 首次看到` : ''}</div>
+        <div>
+          本机保存的承诺（终点哈希）
+          {held ? (
+            <>
+              · <DateTimeText ms={held.seen_at} /> 首次看到
+            </>
+          ) : null}
+        </div>
         <code data-testid="held-commitment">{held?.terminal_hash ?? '无'}</code>
       </div>
       {failure ? <p className="games-bad">{failure}</p> : null}

@@ -1,5 +1,6 @@
 import { paths } from '@client/config/paths'
-import { callRoute } from '@client/lib/http'
+import { type CallOptions, callRoute } from '@client/lib/http'
+import { storage } from '@client/lib/storage'
 import { type AnnouncementList, announcementRoute, readAnnouncementList } from '@shared/contract/first-screen'
 import { matchPath } from 'react-router-dom'
 import { mutate, preload } from 'swr'
@@ -12,9 +13,19 @@ import { mutate, preload } from 'swr'
 /** The SWR key of the announcements (the same shape as lib/use-api.ts's keys). */
 export const announcementsKey = [announcementRoute.path, null] as const
 
+/**
+ * How the call is sent. index.html's preload carries no token, and Chromium hands it to a fetch of
+ * the same URL whatever that fetch's headers: a logged-in player's call would then be the tokenless
+ * preload. With a token stored the call is sent past the preload (`bypassPreload`), with the
+ * token, as every call with a stored token is (docs/client.md#the-first-screen).
+ */
+function sendOptions(quiet: boolean): CallOptions {
+  return { quiet, bypassPreload: storage.token() !== null }
+}
+
 /** SWR's fetcher for the line (it takes no argument: SWR passes the key). */
 export const fetchAnnouncements = (): Promise<AnnouncementList> =>
-  callRoute(announcementRoute, readAnnouncementList)
+  callRoute(announcementRoute, readAnnouncementList, {}, sendOptions(false))
 
 const ignore = () => undefined
 
@@ -30,6 +41,6 @@ export function takeAnnouncements(pathname: string): void {
     preload(announcementsKey, fetchAnnouncements)?.catch(ignore)
     return
   }
-  const quiet = callRoute(announcementRoute, readAnnouncementList, {}, { quiet: true })
+  const quiet = callRoute(announcementRoute, readAnnouncementList, {}, sendOptions(true))
   mutate(announcementsKey, quiet, { revalidate: false }).catch(ignore)
 }

@@ -27,6 +27,13 @@ const ACCOUNT_LINKS = [
   { path: paths.responsible, title: '负责任博彩' },
 ] as const
 
+/** Help pages, also listed on the 客服 page. */
+const HELP_LINKS = [
+  { path: paths.study, title: '教程' },
+  { path: paths.vpn, title: '网络帮助' },
+  { path: paths.third, title: '合作页面' },
+] as const
+
 export function MinePage() {
   const navigate = useNavigate()
   const isLogin = useSession((s) => s.isLogin)
@@ -93,6 +100,14 @@ export function MinePage() {
 
         <List header="我的账户" className="mine-page__list">
           {ACCOUNT_LINKS.map((link) => (
+            <List.Item key={link.path} onClick={() => navigate(link.path)} arrowIcon>
+              {link.title}
+            </List.Item>
+          ))}
+        </List>
+
+        <List header="帮助" className="mine-page__list">
+          {HELP_LINKS.map((link) => (
             <List.Item key={link.path} onClick={() => navigate(link.path)} arrowIcon>
               {link.title}
             </List.Item>

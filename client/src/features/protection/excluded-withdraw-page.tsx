@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { SmsCodeButton } from '@client/components/sms-code-button/sms-code-button'
 import { SubmitForm } from '@client/components/submit-form/submit-form'
@@ -66,7 +67,13 @@ export function ExcludedWithdrawPage() {
         <Result
           status="success"
           title="提现已提交"
-          description={`订单 ${done.order_no}，金额 ${done.amount} USDT，手续费 ${done.fee} USDT，余额 ${done.balance} USDT`}
+          description={
+            <>
+              订单 <span className="num">{done.order_no}</span>，金额 <Amount value={done.amount} />
+              ，手续费 <Amount value={done.fee} />
+              ，余额 <Amount value={done.balance} />
+            </>
+          }
         />
       ) : proof && account ? (
         <>

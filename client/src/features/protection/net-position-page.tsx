@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { SegmentedControl } from '@client/components/segmented-control/segmented-control'
@@ -96,25 +97,30 @@ function NetPosition() {
 function Totals({ totals }: { totals: NetPositionTotals }) {
   return (
     <List mode="card" data-testid="net-totals">
-      <List.Item extra={totals.deposits}>充值</List.Item>
+      <List.Item extra={<Amount value={totals.deposits} unit="" />}>充值</List.Item>
       {Number(totals.transfer_bets) !== 0 ? (
-        <List.Item extra={totals.transfer_bets}>转账投注（链上转入）</List.Item>
+        <List.Item extra={<Amount value={totals.transfer_bets} unit="" />}>转账投注（链上转入）</List.Item>
       ) : null}
-      <List.Item extra={totals.withdrawals}>提现（含手续费）</List.Item>
-      <List.Item extra={totals.stakes}>投注</List.Item>
-      <List.Item extra={totals.payouts}>派奖（含和局退款）</List.Item>
+      <List.Item extra={<Amount value={totals.withdrawals} unit="" />}>提现（含手续费）</List.Item>
+      <List.Item extra={<Amount value={totals.stakes} unit="" />}>投注</List.Item>
+      <List.Item extra={<Amount value={totals.payouts} unit="" />}>派奖（含和局退款）</List.Item>
       <List.Item
         extra={
           <strong className={totals.net_result.startsWith('-') ? 'reality-check__loss' : undefined}>
-            {signedAmount(totals.net_result)}
+            <SignedAmount value={totals.net_result} />
           </strong>
         }
       >
         净输赢
       </List.Item>
       {Number(totals.other) !== 0 ? (
-        <List.Item extra={signedAmount(totals.other)}>其他（返水、赠送、兑换等）</List.Item>
+        <List.Item extra={<SignedAmount value={totals.other} />}>其他（返水、赠送、兑换等）</List.Item>
       ) : null}
     </List>
   )
+}
+
+/** A signed total (protection-format's `signedAmount`), or the mask while amounts are hidden. */
+function SignedAmount({ value }: { value: string }) {
+  return <Amount value={signedAmount(value)} unit="" />
 }

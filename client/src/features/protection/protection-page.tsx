@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
@@ -95,7 +96,7 @@ function LimitList({
           <List.Item
             key={l.period}
             onClick={() => setEditing(editing === l.period ? null : l.period)}
-            extra={l.limit === null ? '未设置' : `${l.limit} USDT`}
+            extra={l.limit === null ? '未设置' : <Amount value={l.limit} />}
             description={<LimitDescription limit={l} />}
             arrowIcon
           >
@@ -125,14 +126,26 @@ function LimitDescription({ limit }: { limit: LimitView }) {
   return (
     <>
       <span>
-        {usedLabel} {limit.used}
-        {limit.remaining !== null ? ` · 剩余 ${limit.remaining}` : ''} · {cstDateTime(limit.resets_at)} 重置
+        {usedLabel} <Amount value={limit.used} unit="" />
+        {limit.remaining !== null ? (
+          <>
+            {' · 剩余 '}
+            <Amount value={limit.remaining} unit="" />
+          </>
+        ) : null}{' '}
+        · <span className="num">{cstDateTime(limit.resets_at)}</span> 重置
       </span>
       {limit.pending ? (
         <span className="protection-pending" data-testid="limit-pending">
           <br />
-          {limit.pending.limit === null ? '取消限额' : `调整为 ${limit.pending.limit} USDT`}将于{' '}
-          {cstDateTime(limit.pending.effective_at)} 生效
+          {limit.pending.limit === null ? (
+            '取消限额'
+          ) : (
+            <>
+              调整为 <Amount value={limit.pending.limit} />
+            </>
+          )}
+          将于 <span className="num">{cstDateTime(limit.pending.effective_at)}</span> 生效
         </span>
       ) : null}
     </>

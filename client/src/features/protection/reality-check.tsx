@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { callApi } from '@client/lib/http'
 import { logOut } from '@client/lib/session-actions'
 import { useBusy } from '@client/lib/use-busy'
@@ -49,12 +50,16 @@ export function RealityCheckWatch() {
           <dt>本次游戏时长</dt>
           <dd>{formatDuration(data.now - data.session_started_at)}</dd>
           <dt>投注</dt>
-          <dd>{data.stakes} USDT</dd>
+          <dd>
+            <Amount value={data.stakes} />
+          </dd>
           <dt>派奖</dt>
-          <dd>{data.payouts} USDT</dd>
+          <dd>
+            <Amount value={data.payouts} />
+          </dd>
           <dt>净输赢</dt>
           <dd className={data.net_result.startsWith('-') ? 'reality-check__loss' : undefined}>
-            {signedAmount(data.net_result)} USDT
+            <Amount value={signedAmount(data.net_result)} />
           </dd>
         </dl>
       }

@@ -1,3 +1,4 @@
+import { NumText } from '@client/components/num-text/num-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { paths } from '@client/config/paths'
 import { type ApiError, callApi } from '@client/lib/http'
@@ -62,11 +63,15 @@ export function ResponsiblePage() {
         </section>
 
         {edges.data ? (
-          <List header="长期来看，庄家一定占优" mode="card" data-testid="house-edge">
+          <List header="长期来看，庄家一定占优" mode="card" data-testid="house-edge" data-public-figure>
             {edges.data.map((e) => (
               <List.Item
                 key={e.game}
-                description={`平均每投注 100 USDT，长期损失约 ${span(lossPerHundred(e.min), lossPerHundred(e.max), '–')} USDT`}
+                description={
+                  <NumText
+                    text={`平均每投注 100 USDT，长期损失约 ${span(lossPerHundred(e.min), lossPerHundred(e.max), '–')} USDT`}
+                  />
+                }
                 extra={span(edgePercent(e.min), edgePercent(e.max), ' – ')}
               >
                 {e.name}

@@ -1,8 +1,9 @@
+import { AddressGroups } from '@client/components/address-line/address-line'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { TimeZoneNote } from '@client/components/time-zone-note/time-zone-note'
 import { paths } from '@client/config/paths'
-import { formatDateTime } from '@client/lib/date-time'
 import { ApiError, callApi } from '@client/lib/http'
 import { returnFrom } from '@client/lib/return-to'
 import { showToast } from '@client/lib/toast'
@@ -122,7 +123,7 @@ function Addresses() {
             <p className="wallet-address">{wallet.address}</p>
             <div className="wallet-card__row">
               <span className="wallet-meta">
-                {wallet.network} · {formatDateTime(wallet.created_at)}
+                {wallet.network} · <DateTimeText ms={wallet.created_at} />
               </span>
               <span className="wallet-row-actions">
                 {wallet.is_default ? null : (
@@ -197,7 +198,9 @@ function BindForm({
       content: (
         <div className="wallet-dialog">
           <p>请核对地址，转错地址的资产无法找回：</p>
-          <p className="wallet-address">{address.trim()}</p>
+          <p className="wallet-address">
+            <AddressGroups address={address.trim()} />
+          </p>
           <p>备注：{label.trim()}</p>
         </div>
       ),

@@ -1,5 +1,4 @@
-import { shownAmount, useHideAmount } from '@client/lib/hide-amount'
-import { isNegative, signedAmount } from './wallet-money'
+import { Amount } from '@client/components/amount/amount'
 
 export interface AmountTextProps {
   /** A decimal string as the server or wallet-money.ts wrote it; never a float. */
@@ -10,15 +9,7 @@ export interface AmountTextProps {
   className?: string
 }
 
-/** An amount of the player's money; the hide-amount setting shows **** instead. */
+/** An amount of the player's money in the wallet's look: the shared Amount (hide-amount shows the mask). */
 export function AmountText({ value, unit = 'USDT', signed = false, className }: AmountTextProps) {
-  const hidden = useHideAmount()
-  const text = shownAmount(value, hidden)
-  const tone = signed ? (isNegative(value) ? ' wallet-amount--out' : ' wallet-amount--in') : ''
-  return (
-    <span className={`wallet-amount${tone}${className ? ` ${className}` : ''}`}>
-      <span className="wallet-amount__value">{signed && !hidden ? signedAmount(text) : text}</span>
-      {unit ? <span className="wallet-amount__unit">{unit}</span> : null}
-    </span>
-  )
+  return <Amount value={value} unit={unit} signed={signed} block="wallet-amount" className={className} />
 }

@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { AmountInput } from '@client/components/amount-input/amount-input'
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
@@ -170,10 +171,10 @@ function Exchange() {
         <div className="wallet-exchange__side">
           <span className="wallet-field__label">获得（预计）</span>
           <p className="wallet-exchange__quote" data-testid="exchange-quote" aria-live="polite">
-            {quote ? quote.received : '0.00'} <span className="wallet-amount__unit">{pair.to}</span>
+            <Amount value={quote ? quote.received : '0'} unit={pair.to} />
           </p>
         </div>
-        <dl className="wallet-facts">
+        <dl className="wallet-facts" data-public-figure>
           <div>
             <dt>汇率</dt>
             <dd>

@@ -1,8 +1,10 @@
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
+import { NumText } from '@client/components/num-text/num-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
-import { formatDateTime } from '@client/lib/date-time'
+import { useShownText } from '@client/lib/hide-amount'
 import { callApi } from '@client/lib/http'
 import { usePagedList } from '@client/lib/use-paged-list'
 import {
@@ -61,6 +63,8 @@ function FundFlow() {
     onChange: setCurrency,
   }
 
+  const shownText = useShownText()
+
   return (
     <>
       <FilterBar choices={[choice(typeFilter), choice(currencyFilter)]} dates={dates} onDates={setDates} />
@@ -78,15 +82,17 @@ function FundFlow() {
                 <AmountText value={row.amount} unit={row.currency} signed />
               </div>
               <div className="wallet-record__row wallet-meta">
-                <span>{formatDateTime(row.created_at)}</span>
+                <DateTimeText ms={row.created_at} />
                 <span>
                   余额 <AmountText value={row.balance_after} unit={row.currency} />
                 </span>
               </div>
               {row.memo || ref ? (
                 <div className="wallet-record__row wallet-meta">
-                  <span data-testid="fund-flow-memo">{row.memo}</span>
-                  {ref ? <span>{ref}</span> : null}
+                  <span data-testid="fund-flow-memo">
+                    <NumText text={shownText(row.memo)} />
+                  </span>
+                  {ref ? <span className="num">{ref}</span> : null}
                 </div>
               ) : null}
             </article>

@@ -122,7 +122,7 @@ function OrderRecord({
         <AmountText value={order.amount} />
       </div>
       <div className="wallet-record__row">
-        <span className="wallet-meta">{formatDateTime(order.created_at)}</span>
+        <span className="wallet-meta num">{formatDateTime(order.created_at)}</span>
         <StatusTag status={order.status} label={order.status_label} />
       </div>
       {children}

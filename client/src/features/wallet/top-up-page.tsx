@@ -1,9 +1,10 @@
 import { AmountInput } from '@client/components/amount-input/amount-input'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { copyText } from '@client/lib/copy'
-import { formatDateTime, TIME_ZONE_LABEL } from '@client/lib/date-time'
+import { TIME_ZONE_LABEL } from '@client/lib/date-time'
 import { callApi } from '@client/lib/http'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
@@ -77,7 +78,7 @@ function TopUp() {
             <dl className="wallet-facts">
               <div>
                 <dt>最低充值</dt>
-                <dd>{info.min_amount} USDT</dd>
+                <dd data-public-figure>{info.min_amount} USDT</dd>
               </div>
               <div>
                 <dt>到账确认</dt>
@@ -235,7 +236,9 @@ function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
           <dt>
             {pending ? '预计到账' : '到账时间'}（{TIME_ZONE_LABEL}）
           </dt>
-          <dd>{formatDateTime(pending ? order.expected_at : (order.confirmed_at ?? order.expected_at))}</dd>
+          <dd>
+            <DateTimeText ms={pending ? order.expected_at : (order.confirmed_at ?? order.expected_at)} />
+          </dd>
         </div>
       </dl>
       <ProgressBar percent={pending ? percent : 100} />

@@ -1,8 +1,10 @@
+import { Amount } from '@client/components/amount/amount'
 import { AmountInput } from '@client/components/amount-input/amount-input'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
-import { formatDateTime, formatShortTime, TIME_ZONE_LABEL } from '@client/lib/date-time'
+import { formatShortTime, TIME_ZONE_LABEL } from '@client/lib/date-time'
 import { truncate } from '@client/lib/format'
 import { ApiError, callApi } from '@client/lib/http'
 import { withReturn } from '@client/lib/return-to'
@@ -232,13 +234,15 @@ function WithdrawForm({
           </div>
           <div>
             <dt>单笔限额</dt>
-            <dd>
+            <dd data-public-figure>
               {config.min_amount} – {config.max_amount} USDT
             </dd>
           </div>
           <div>
             <dt>手续费</dt>
-            <dd data-testid="withdraw-fee">{quote?.fee ?? config.fee} USDT</dd>
+            <dd data-testid="withdraw-fee" data-public-figure>
+              {quote?.fee ?? config.fee} USDT
+            </dd>
           </div>
           <div>
             <dt>到账金额</dt>
@@ -297,11 +301,15 @@ function WithdrawForm({
             <dl className="wallet-facts">
               <div>
                 <dt>到账金额</dt>
-                <dd>{quote.arrive} USDT</dd>
+                <dd>
+                  <Amount value={quote.arrive} reveal />
+                </dd>
               </div>
               <div>
                 <dt>手续费</dt>
-                <dd>{quote.fee} USDT</dd>
+                <dd>
+                  <Amount value={quote.fee} reveal />
+                </dd>
               </div>
               <div>
                 <dt>提现地址</dt>
@@ -385,7 +393,9 @@ function WithdrawResult({ order: submitted, onAgain }: { order: Withdrawal; onAg
         </div>
         <div>
           <dt>提交时间（{TIME_ZONE_LABEL}）</dt>
-          <dd>{formatDateTime(order.created_at)}</dd>
+          <dd>
+            <DateTimeText ms={order.created_at} />
+          </dd>
         </div>
       </dl>
       <div className="wallet-actions">
