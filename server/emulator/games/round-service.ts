@@ -200,7 +200,11 @@ export class RoundService {
     return null
   }
 
-  /** Every way of betting goes through this (docs/game-rules.md, "Sealing"). */
+  /**
+   * Refuses a bet on a closed round: bets from the app go through this (`BetService.placeBets`). A
+   * transfer bet does not: its money has already moved, so `TransferService` asks `closedReason`
+   * and refunds instead of refusing (docs/game-rules.md, "Sealing").
+   */
   assertOpen(round: Round, now: number): void {
     const reason = this.closedReason(round, now)
     if (reason !== null) throw fail(reason)
