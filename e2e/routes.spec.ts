@@ -25,11 +25,10 @@ const filled = (path: string) =>
     return value
   })
 
-const routes = Object.values(paths)
-  .filter((path) => path !== paths.root)
-  .map(filled)
+const routes = Object.values(paths).filter((path) => path !== paths.root)
 
-for (const path of routes) {
+for (const route of routes) {
+  const path = filled(route)
   testOnOnePage(`${path} renders`, async ({ page, pageErrors }) => {
     await page.goto(path)
     const heading = page.getByRole('heading', { level: 1 }).first()
@@ -38,7 +37,8 @@ for (const path of routes) {
     if (title) await expect(heading).toHaveText(title)
     await expect(page.getByText('页面不存在')).toHaveCount(0)
     await expect(page.getByText('页面出错了')).toHaveCount(0)
-    await expect(page.getByText('没有这个游戏')).toHaveCount(0)
+    // A page opened with a real game finds it.
+    if (route.includes(':game')) await expect(page.getByText('没有这个游戏')).toHaveCount(0)
     expect(pageErrors).toEqual([])
   })
 }

@@ -60,6 +60,10 @@ async function startServer(): Promise<Started> {
       RATE_LIMIT_LOGIN: '100000',
       RATE_LIMIT_REGISTER: '100000',
       RATE_LIMIT_SMS: '100000',
+      // Browser tests share a busy machine with Chromium; load shedding is for production (its own
+      // tests are in server/ops/operations.test.ts), and SIGTERM need not wait out a drain window.
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+      SHUTDOWN_DRAIN_MS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
