@@ -1,6 +1,6 @@
 import { newPasswordField, PASSWORD_MSG } from '@shared/contract/fields'
 import { describe, expect, it } from 'vitest'
-import { schemaRule } from './form-rules'
+import { sameAsRule, schemaRule } from './form-rules'
 
 const check = (value: string) => schemaRule(newPasswordField).validator?.(undefined, value)
 
@@ -15,5 +15,20 @@ describe('the new-password form rule', () => {
     await expect(check('春眠不觉晓处闻啼')).resolves.toBeUndefined()
     await expect(check('🐉'.repeat(128))).resolves.toBeUndefined()
     await expect(check('🐉'.repeat(7))).rejects.toThrow(PASSWORD_MSG.tooShort)
+  })
+})
+
+describe('sameAsRule', () => {
+  const form = (values: Record<string, unknown>) => ({ getFieldValue: (name: string) => values[name] })
+  it('takes the same value and refuses another, with its message', async () => {
+    await expect(
+      sameAsRule('password')(form({ password: 'abc' })).validator(null, 'abc'),
+    ).resolves.toBeUndefined()
+    await expect(sameAsRule('password')(form({ password: 'abc' })).validator(null, 'abd')).rejects.toThrow(
+      '两次输入的密码不一致',
+    )
+    await expect(sameAsRule('pay', '不一致')(form({ pay: '1' })).validator(null, '2')).rejects.toThrow(
+      '不一致',
+    )
   })
 })

@@ -26,9 +26,9 @@ export function schemaRule(schema: z.ZodType): FormRule {
 
 /** The confirm-password field's rule: the same as the field `other` holds. */
 export const sameAsRule =
-  (other: string) =>
+  (other: string, message = '两次输入的密码不一致') =>
   ({ getFieldValue }: { getFieldValue: (name: string) => unknown }) => ({
     validator: async (_rule: unknown, value: unknown) => {
-      if (value && value !== getFieldValue(other)) throw new Error('两次输入的密码不一致')
+      if (value && value !== getFieldValue(other)) throw new Error(message)
     },
   })

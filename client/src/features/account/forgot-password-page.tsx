@@ -1,14 +1,15 @@
+import { ConfirmItem } from '@client/components/confirm-item/confirm-item'
 import { PageShell } from '@client/components/page-shell/page-shell'
-import { SmsCodeButton } from '@client/components/sms-code-button/sms-code-button'
+import { SmsCodeItem } from '@client/components/sms-code-button/sms-code-button'
 import { SubmitForm } from '@client/components/submit-form/submit-form'
 import { paths } from '@client/config/paths'
-import { requiredRule, sameAsRule, schemaRule } from '@client/lib/form-rules'
+import { requiredRule, schemaRule } from '@client/lib/form-rules'
 import { callApi } from '@client/lib/http'
 import { logIn } from '@client/lib/session-actions'
 import { showToast } from '@client/lib/toast'
 import { useBusy } from '@client/lib/use-busy'
 import { resetPassword, sendSms } from '@shared/contract/account'
-import { newPasswordField, PASSWORD_MSG, phoneField, smsCodeField } from '@shared/contract/fields'
+import { newPasswordField, PASSWORD_MSG, phoneField } from '@shared/contract/fields'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
 import { useState } from 'react'
@@ -87,14 +88,7 @@ export function ForgotPasswordPage() {
                   clearable
                 />
               </Form.Item>
-              <Form.Item
-                name="code"
-                label="验证码"
-                rules={[requiredRule('请输入验证码'), schemaRule(smsCodeField)]}
-                extra={<SmsCodeButton onSend={sendCode} />}
-              >
-                <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="6位数字" />
-              </Form.Item>
+              <SmsCodeItem onSend={sendCode} />
               <Form.Item
                 name="new_password"
                 label="新密码"
@@ -108,14 +102,12 @@ export function ForgotPasswordPage() {
                   clearable
                 />
               </Form.Item>
-              <Form.Item
+              <ConfirmItem
                 name="confirm"
-                label="确认密码"
-                dependencies={['new_password']}
-                rules={[requiredRule('请再次输入新密码'), sameAsRule('new_password')]}
-              >
-                <Input type="password" autoComplete="new-password" placeholder="请再次输入新密码" clearable />
-              </Form.Item>
+                of="new_password"
+                placeholder="请再次输入新密码"
+                required="请再次输入新密码"
+              />
             </SubmitForm>
           </>
         )}

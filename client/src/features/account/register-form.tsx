@@ -1,4 +1,5 @@
-import { SmsCodeButton } from '@client/components/sms-code-button/sms-code-button'
+import { ConfirmItem } from '@client/components/confirm-item/confirm-item'
+import { SmsCodeItem } from '@client/components/sms-code-button/sms-code-button'
 import { SubmitForm } from '@client/components/submit-form/submit-form'
 import { INVITE_QUERY } from '@client/config/paths'
 import { requiredRule, schemaRule } from '@client/lib/form-rules'
@@ -7,7 +8,7 @@ import { logIn } from '@client/lib/session-actions'
 import { showToast } from '@client/lib/toast'
 import { useBusy } from '@client/lib/use-busy'
 import { register, sendSms } from '@shared/contract/account'
-import { newPasswordField, PASSWORD_MSG, phoneField, smsCodeField } from '@shared/contract/fields'
+import { newPasswordField, PASSWORD_MSG, phoneField } from '@shared/contract/fields'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
 import { useSearchParams } from 'react-router-dom'
@@ -66,14 +67,7 @@ export function RegisterForm({ onDone }: { onDone: () => void }) {
       <Form.Item name="phone" label="手机号" rules={[requiredRule('请输入手机号'), schemaRule(phoneField)]}>
         <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="请输入手机号" clearable />
       </Form.Item>
-      <Form.Item
-        name="code"
-        label="验证码"
-        rules={[requiredRule('请输入验证码'), schemaRule(smsCodeField)]}
-        extra={<SmsCodeButton onSend={sendCode} />}
-      >
-        <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="6位数字" />
-      </Form.Item>
+      <SmsCodeItem onSend={sendCode} />
       <Form.Item
         name="password"
         label="密码"
@@ -82,21 +76,7 @@ export function RegisterForm({ onDone }: { onDone: () => void }) {
       >
         <Input type="password" autoComplete="new-password" placeholder="请设置登录密码" clearable />
       </Form.Item>
-      <Form.Item
-        name="confirm"
-        label="确认密码"
-        dependencies={['password']}
-        rules={[
-          requiredRule('请再次输入密码'),
-          ({ getFieldValue }) => ({
-            validator: async (_rule, value) => {
-              if (value && value !== getFieldValue('password')) throw new Error('两次输入的密码不一致')
-            },
-          }),
-        ]}
-      >
-        <Input type="password" autoComplete="new-password" placeholder="请再次输入密码" clearable />
-      </Form.Item>
+      <ConfirmItem name="confirm" of="password" placeholder="请再次输入密码" required="请再次输入密码" />
       <Form.Item name="invite_code" label="邀请码">
         <Input autoComplete="off" placeholder="选填" clearable />
       </Form.Item>

@@ -1,6 +1,7 @@
 import { Amount } from '@client/components/amount/amount'
+import { ConfirmItem } from '@client/components/confirm-item/confirm-item'
 import { PageShell } from '@client/components/page-shell/page-shell'
-import { SmsCodeButton } from '@client/components/sms-code-button/sms-code-button'
+import { SmsCodeItem } from '@client/components/sms-code-button/sms-code-button'
 import { SubmitForm } from '@client/components/submit-form/submit-form'
 import { paths } from '@client/config/paths'
 import { formatDateMinute } from '@client/lib/date-time'
@@ -10,13 +11,7 @@ import { SubmissionKey } from '@client/lib/submission-key'
 import { showToast } from '@client/lib/toast'
 import { useBusy } from '@client/lib/use-busy'
 import type { DataOf } from '@shared/contract/endpoint'
-import {
-  amountField,
-  passwordField,
-  payPasswordField,
-  phoneField,
-  smsCodeField,
-} from '@shared/contract/fields'
+import { amountField, passwordField, payPasswordField, phoneField } from '@shared/contract/fields'
 import {
   EXCLUSION_KIND_LABEL,
   excludedAccount,
@@ -218,38 +213,18 @@ function SetupForm({
             >
               <Input type="password" inputMode="numeric" maxLength={6} placeholder="设置6位数字" clearable />
             </Form.Item>
-            <Form.Item
+            <ConfirmItem
               name="pay_password_again"
+              of="pay_password"
               label="确认支付密码"
-              dependencies={['pay_password']}
-              rules={[
-                requiredRule('请再次输入支付密码'),
-                ({ getFieldValue }) => ({
-                  validator: (_, value) =>
-                    value === getFieldValue('pay_password')
-                      ? Promise.resolve()
-                      : Promise.reject(new Error('两次输入的支付密码不一致')),
-                }),
-              ]}
-            >
-              <Input type="password" inputMode="numeric" maxLength={6} placeholder="再次输入" clearable />
-            </Form.Item>
+              placeholder="再次输入"
+              required="请再次输入支付密码"
+              mismatch="两次输入的支付密码不一致"
+              digits
+            />
           </>
         ) : null}
-        <Form.Item
-          name="sms_code"
-          label="验证码"
-          rules={[requiredRule('请输入验证码'), schemaRule(smsCodeField)]}
-          extra={<SmsCodeButton onSend={sendCode} />}
-        >
-          <Input
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            placeholder="短信验证码"
-            clearable
-          />
-        </Form.Item>
+        <SmsCodeItem name="sms_code" placeholder="短信验证码" onSend={sendCode} />
       </SubmitForm>
     </>
   )

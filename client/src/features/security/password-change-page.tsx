@@ -1,3 +1,4 @@
+import { ConfirmItem } from '@client/components/confirm-item/confirm-item'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { SubmitForm } from '@client/components/submit-form/submit-form'
@@ -58,22 +59,12 @@ export function PasswordChangePage() {
           >
             <Input type="password" autoComplete="new-password" placeholder="请输入新密码" clearable />
           </Form.Item>
-          <Form.Item
+          <ConfirmItem
             name="confirm"
-            label="确认密码"
-            dependencies={['new_password']}
-            rules={[
-              requiredRule('请再次输入新密码'),
-              ({ getFieldValue }) => ({
-                validator: async (_rule, value) => {
-                  if (value && value !== getFieldValue('new_password'))
-                    throw new Error('两次输入的密码不一致')
-                },
-              }),
-            ]}
-          >
-            <Input type="password" autoComplete="new-password" placeholder="请再次输入新密码" clearable />
-          </Form.Item>
+            of="new_password"
+            placeholder="请再次输入新密码"
+            required="请再次输入新密码"
+          />
         </SubmitForm>
       </RequireLogin>
     </PageShell>
