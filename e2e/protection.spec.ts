@@ -161,7 +161,8 @@ test('a player with no address and no payment password gets money out during a t
   await page.getByPlaceholder(/^USDT，最多/).fill('50')
   await page.getByRole('button', { name: '提交提现' }).click()
   await expect(page.getByText('提现已提交')).toBeVisible()
-  const result = page.getByText(/^订单 W\d+，金额 50\.00 USDT，手续费 1\.00 USDT，余额 59\.00 USDT$/)
+  // Amounts render as figure and unit (the Amount component); the unit may follow without a space.
+  const result = page.getByText(/^订单 W\d+，金额 50\.00 ?USDT，手续费 1\.00 ?USDT，余额 59\.00 ?USDT$/)
   await expect(result).toBeVisible()
   // The back office pays it out: the money is sent.
   const orderNo = (await result.textContent())?.match(/W\d+/)?.[0] ?? ''
