@@ -12,19 +12,8 @@ export const THEMES = ['light', 'dark'] as const
 export type Theme = (typeof THEMES)[number]
 export const DEFAULT_BALANCE = '0.00'
 export const LOGGED_OUT_BALANCE = '0'
-/**
- * The result grids' sizes as docs/product.md states them. Nothing reads these two: `beadPlate` and
- * `bigRoad` in shared/games/roadmap.ts take the same sizes as their own default arguments.
- */
-export const BEAD_PLATE = { rows: 6, cols: 11 } as const
-export const BIG_ROAD = { rows: 6, cols: 22 } as const
 export const AWARD_HIGHLIGHT = { chars: 3, maxLength: 34, prefix: '00...' } as const
 export const MASK_STARS = 3
-/**
- * Where the server is mounted for API calls. Nothing reads it: every contract path is written in
- * full (`/api/…`, see shared/contract/endpoint.ts) and the server names `/api` itself.
- */
-export const API_BASE = '/api'
 /** The header that carries the session token. */
 export const TOKEN_HEADER = 'token'
 /** Header a money-moving POST may carry so that a replay moves money once. */
