@@ -74,6 +74,13 @@ export function trustProxyOption(
   return (_address, hop) => hop < trust
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, method by method (HEAD routes Fastify adds included). */
+    routeList: readonly { method: string; url: string }[]
+  }
+}
+
 /** Builds the whole server without listening; tests call `inject` on it, main.ts listens. */
 export async function buildApp(
   config: Config,
@@ -116,6 +123,12 @@ export async function buildApp(
   app.setValidatorCompiler(zodValidatorCompiler)
   installErrorHandler(app)
   const methodsOf = collectRouteMethods(app)
+  // Every route as registered, for the checks that tie /api routes to the contract (api-routes.test.ts).
+  const routeList: { method: string; url: string }[] = []
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeList.push({ method, url: route.url })
+  })
+  app.decorate('routeList', routeList as readonly { method: string; url: string }[])
 
   const health = new Health()
   // Graceful shutdown: requests in flight finish, and their keep-alive connections close after
