@@ -1,5 +1,6 @@
 import { type Db, immediate } from '@server/db/database'
 import { fail } from '@server/http/api-error'
+import { pagedAnswer } from '@server/http/paged'
 import { addDays, type DayKey, dayOf, dayRange, daysBetween, isDay, startOfDay } from '@shared/business-day'
 import type {
   agentInfo,
@@ -259,13 +260,7 @@ export class AgentService {
       total_turnover: money(members.reduce((s, m) => s + m.turnover_micro, 0)),
       total_commission: money(dayRows.reduce((s, d) => s + d.commissionMicro, 0)),
       days: dayRows.map(({ commissionMicro: _omit, ...d }) => d),
-      members: {
-        list,
-        page,
-        page_size: size,
-        total: members.length,
-        has_more: offset + list.length < members.length,
-      },
+      members: pagedAnswer(list, page, size, members.length),
     }
   }
 
@@ -293,7 +288,7 @@ export class AgentService {
       today_turnover: money(today.get(r.player_id) ?? 0),
       total_turnover: money(ever.get(r.player_id) ?? 0),
     }))
-    return { list, page, page_size: size, total, has_more: offset + list.length < total }
+    return pagedAnswer(list, page, size, total)
   }
 
   rebateConfig(): DataOf<typeof agentRebateConfig> {
@@ -430,6 +425,6 @@ export class AgentService {
       created_at: r.created_at,
       days: (days.get(r.id) ?? []).map(AgentService.dayOut),
     }))
-    return { list, page, page_size: size, total, has_more: offset + list.length < total }
+    return pagedAnswer(list, page, size, total)
   }
 }

@@ -1,5 +1,6 @@
 import { type Db, immediate } from '@server/db/database'
 import { fail, notFound } from '@server/http/api-error'
+import { pagedAnswer } from '@server/http/paged'
 import { dayRange, startOfDay } from '@shared/business-day'
 import type { betItemSchema } from '@shared/contract/games'
 import { oppositeOf } from '@shared/games/bet-types'
@@ -262,15 +263,12 @@ export class BetService {
       pageSize,
       (page - 1) * pageSize,
     )
+    const list = r.rows.map((b) => {
+      const draw = b.status === 'pending' ? undefined : this.repo.draw(b.game, b.round_id)
+      return { ...this.betOut(b), result: draw ? drawOut(draw) : null }
+    })
     return {
-      list: r.rows.map((b) => {
-        const draw = b.status === 'pending' ? undefined : this.repo.draw(b.game, b.round_id)
-        return { ...this.betOut(b), result: draw ? drawOut(draw) : null }
-      }),
-      page,
-      page_size: pageSize,
-      total: r.total,
-      has_more: page * pageSize < r.total,
+      ...pagedAnswer(list, page, pageSize, r.total),
       summary: { stake: formatMoney(r.stake), payout: formatMoney(r.payout) },
     }
   }

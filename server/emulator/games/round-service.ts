@@ -1,5 +1,6 @@
 import { type Db, immediate } from '@server/db/database'
 import { fail, notFound } from '@server/http/api-error'
+import { pagedAnswer } from '@server/http/paged'
 import type { commitmentSchema, gameSummarySchema } from '@shared/contract/games'
 import { lotteryFloatsSync, lotteryMessage, roundsFor } from '@shared/games/chain'
 import { GAME_CODES, type GameCode, type GamesConfig, milliToOdds } from '@shared/games/config'
@@ -231,7 +232,7 @@ export class RoundService {
     this.ensureChain()
     this.catchUp(this.clock.now())
     const { rows, total } = this.repo.draws(game, pageSize, (page - 1) * pageSize)
-    return { list: rows.map(drawOut), page, page_size: pageSize, total, has_more: page * pageSize < total }
+    return pagedAnswer(rows.map(drawOut), page, pageSize, total)
   }
 
   rules(game: GameCode) {

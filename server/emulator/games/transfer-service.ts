@@ -1,5 +1,6 @@
 import { type Db, immediate } from '@server/db/database'
 import { ApiError, fail, notFound } from '@server/http/api-error'
+import { pagedAnswer } from '@server/http/paged'
 import type { transferSchema } from '@shared/contract/games'
 import { CODE } from '@shared/envelope'
 import { oppositeOf } from '@shared/games/bet-types'
@@ -196,13 +197,12 @@ export class TransferService {
   transfers(playerId: number, page: number, pageSize: number) {
     this.rounds.catchUp(this.clock.now())
     const { rows, total } = this.repo.transfers(playerId, pageSize, (page - 1) * pageSize)
-    return {
-      list: rows.map((t) => this.transferOut(t)),
+    return pagedAnswer(
+      rows.map((t) => this.transferOut(t)),
       page,
-      page_size: pageSize,
+      pageSize,
       total,
-      has_more: page * pageSize < total,
-    }
+    )
   }
 
   private mustTransfer(id: number): TransferRow {

@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto'
+import { pagedAnswer } from '@server/http/paged'
 import { BUSINESS_UTC_OFFSET_MS } from '@shared/business-day'
 
 /** An order number: prefix, the CST time to the second and 6 random digits, e.g. D20261122153045123456. */
@@ -29,11 +30,5 @@ export const pageOf = (q: { page?: number | undefined; page_size?: number | unde
 })
 
 export function pagedResult<T>(list: T[], page: Page, total: number) {
-  return {
-    list,
-    page: page.page,
-    page_size: page.pageSize,
-    total,
-    has_more: page.page * page.pageSize < total,
-  }
+  return pagedAnswer(list, page.page, page.pageSize, total)
 }
