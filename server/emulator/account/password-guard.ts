@@ -1,6 +1,5 @@
 import { type Db, immediate } from '@server/db/database'
 import { fail } from '@server/http/api-error'
-import { formatWait } from '../wallet/wallet-format'
 import { hashPassword, verifyPassword } from './passwords'
 
 /**
@@ -221,4 +220,13 @@ export async function signInMatches(storedHash: string | undefined, password: st
     return false
   }
   return verifyPassword(storedHash, password)
+}
+
+/** How long a lock still lasts, in hours and minutes, rounded up (`3小时`, `2小时1分钟`, `45分钟`). */
+export function formatWait(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000))
+  const h = Math.floor(minutes / 60)
+  const m = minutes % 60
+  if (h === 0) return `${m}分钟`
+  return m === 0 ? `${h}小时` : `${h}小时${m}分钟`
 }

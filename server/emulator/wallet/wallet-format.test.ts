@@ -3,16 +3,9 @@ import { isTronAddress } from '@shared/tron'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { depositAddressFor } from './deposit-service'
-import { formatWait, orderNo } from './wallet-format'
+import { orderNo } from './wallet-format'
 
 describe('wallet formatting', () => {
-  it('says how long a wait is in hours and minutes, rounding up', () => {
-    expect(formatWait(3 * 3_600_000)).toBe('3小时')
-    expect(formatWait(2 * 3_600_000 + 1)).toBe('2小时1分钟')
-    expect(formatWait(1)).toBe('1分钟')
-    expect(formatWait(45 * 60_000)).toBe('45分钟')
-  })
-
   it('makes order numbers from the CST time', () => {
     expect(orderNo('W', Date.UTC(2030, 0, 9, 16, 30, 5))).toMatch(/^W20300110003005\d{6}$/)
   })

@@ -11,14 +11,6 @@ export function orderNo(prefix: string, at: number): string {
 /** A made-up transaction hash, as the chain would report. */
 export const fakeTxHash = (): string => randomBytes(32).toString('hex')
 
-export function formatWait(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000))
-  const h = Math.floor(minutes / 60)
-  const m = minutes % 60
-  if (h === 0) return `${m}分钟`
-  return m === 0 ? `${h}小时` : `${h}小时${m}分钟`
-}
-
 export interface Page {
   readonly page: number
   readonly pageSize: number
