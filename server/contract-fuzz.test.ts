@@ -53,7 +53,7 @@ interface Case {
 const NEW_PASSWORD_FIELDS = ['password', 'new_password'] as const
 
 async function choosesCommonPassword(e: Endpoint, r: Request): Promise<boolean> {
-  if (e.id !== 'register' && e.id !== 'changePassword') return false
+  if (e.id !== 'register' && e.id !== 'changePassword' && e.id !== 'resetPassword') return false
   const body = (r.body ?? {}) as Record<string, unknown>
   for (const name of NEW_PASSWORD_FIELDS) {
     const value = body[name]
