@@ -7,12 +7,11 @@ import { encodeBody, pathWithQuery } from '@shared/contract/request'
 import { tronAddressFromAccountId } from '@shared/tron'
 import { encodeCall } from '../server/upstream/adapted-call'
 import { type Adapter, type Fields, loadAdapter as loadAdapterFile } from '../server/upstream/adapter'
+import { describeValue, type Mismatch } from '../server/upstream/compare-answer'
 import {
   type CallInput,
   type Credentials,
-  describeValue,
   judgeAnswer,
-  type Mismatch,
   type Step,
   type StepKind,
   type WalkState,

@@ -2,7 +2,8 @@ import { getBalance, logout } from '@shared/contract/account'
 import { ENDPOINTS } from '@shared/contract/registry'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { compareWithSchema, describeValue, judgeAnswer, walkPlan } from './upstream-conformance'
+import { compareWithSchema, describeValue } from '../server/upstream/compare-answer'
+import { judgeAnswer, walkPlan } from './upstream-conformance'
 
 describe('compareWithSchema', () => {
   const schema = z.object({

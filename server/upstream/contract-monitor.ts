@@ -4,6 +4,7 @@ import { isSuccessCode, looseEnvelopeSchema } from '@shared/envelope'
 import type { FastifyBaseLogger } from 'fastify'
 import type { z } from 'zod'
 import type { Metrics } from '../ops/metrics'
+import { flatten } from './compare-answer'
 
 const ROUTES = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]))
 
@@ -45,34 +46,16 @@ function kindOf(value: unknown): string {
   return typeof value
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let at = root
-  for (const part of path) {
-    if (at === null || typeof at !== 'object') return undefined
-    at = (at as Record<PropertyKey, unknown>)[part]
-  }
-  return at
-}
-
 /** The mismatches of one zod failure, each at its field, naming what was expected and what came. */
 export function mismatchesOf(
   error: z.ZodError,
   root: unknown,
   prefix: readonly PropertyKey[] = [],
 ): Mismatch[] {
-  return error.issues.map((issue) => {
-    const path = [...prefix, ...issue.path]
-    const got = valueAt(root, issue.path)
-    const expected =
-      'expected' in issue && typeof issue.expected === 'string' ? `expected ${issue.expected}, ` : ''
-    return {
-      path: fieldPath(path) || '(answer)',
-      problem:
-        issue.code === 'invalid_type'
-          ? `${expected}got ${got === undefined ? 'nothing' : kindOf(got)}`
-          : issue.message,
-    }
-  })
+  return flatten(error.issues, root).map(({ path, expected, got }) => ({
+    path: fieldPath([...prefix, ...path]) || '(answer)',
+    problem: `expected ${expected}, got ${got === undefined ? 'nothing' : kindOf(got)}`,
+  }))
 }
 
 /**
