@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../app'
 import { testConfig } from '../config'
 import { EmuClock } from '../emulator/clock'
+import { listenOnLoopback as listen } from '../test-support/listen'
 import { DEMO } from '../test-support/test-app'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
@@ -26,13 +27,6 @@ export interface LiveServer {
   /** Headers every /__emu call to `url` needs. */
   readonly adminHeaders: Record<string, string>
   close(): Promise<void>
-}
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const address = app.server.address()
-  if (!address || typeof address === 'string') throw new Error('no address')
-  return `http://127.0.0.1:${address.port}`
 }
 
 /**

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../app'
 import { testConfig } from '../config'
 import { requestTarget } from '../plugins/request-target'
+import { listenOnLoopback as listen } from '../test-support/listen'
 import { rawExchange } from '../test-support/raw-socket'
 import { nonCanonicalReason } from './canonical-path'
 
@@ -83,13 +84,6 @@ async function send(
     out[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim()
   }
   return { status: Number(statusLine.split(' ')[1]), headers: out, body: rest }
-}
-
-const listen = async (app: FastifyInstance) => {
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const address = app.server.address()
-  if (!address || typeof address === 'string') throw new Error('no address')
-  return `http://127.0.0.1:${address.port}`
 }
 
 /** An upstream that answers success to everything and records what reached it. */

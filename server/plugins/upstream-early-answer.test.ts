@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../app'
 import { testConfig } from '../config'
+import { listenOnLoopback as listen } from '../test-support/listen'
 import { rawExchange } from '../test-support/raw-socket'
 
 /**
@@ -15,13 +16,6 @@ import { rawExchange } from '../test-support/raw-socket'
 let upstream: FastifyInstance
 let proxy: FastifyInstance
 let proxyUrl: string
-
-const listen = async (app: FastifyInstance) => {
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const address = app.server.address()
-  if (!address || typeof address === 'string') throw new Error('no address')
-  return `http://127.0.0.1:${address.port}`
-}
 
 beforeAll(async () => {
   upstream = await buildApp(testConfig())

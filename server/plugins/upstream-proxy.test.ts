@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../app'
 import { testConfig } from '../config'
+import { listenOnLoopback as listen } from '../test-support/listen'
 import { API_HEADERS } from './security'
 
 /**
@@ -15,13 +16,6 @@ let upstream: FastifyInstance
 let proxy: FastifyInstance
 let upstreamUrl: string
 let proxyUrl: string
-
-const listen = async (app: FastifyInstance) => {
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const address = app.server.address()
-  if (!address || typeof address === 'string') throw new Error('no address')
-  return `http://127.0.0.1:${address.port}`
-}
 
 beforeAll(async () => {
   const limits = { RATE_LIMIT_LOGIN: '1000', RATE_LIMIT_REGISTER: '1000', RATE_LIMIT_SMS: '1000' }
