@@ -6,15 +6,13 @@ export interface QrCodeProps {
   text: string
   /** The image's accessible name. */
   label: string
-  /** The block's class name (default `qr-code`); `--empty` follows it while it is made or if it failed. */
-  block?: string
 }
 
 /**
  * A QR code of `text` (an address to send to). The qrcode library is fetched only when this
  * renders, so that no page without a code carries it.
  */
-export function QrCode({ text, label, block = 'qr-code' }: QrCodeProps) {
+export function QrCode({ text, label }: QrCodeProps) {
   const [image, setImage] = useState<{ text: string; url: string } | null>(null)
   const [failed, setFailed] = useState(false)
 
@@ -37,7 +35,7 @@ export function QrCode({ text, label, block = 'qr-code' }: QrCodeProps) {
     }
   }, [text])
 
-  if (failed) return <div className={`${block} ${block}--empty`}>二维码生成失败，请复制地址</div>
-  if (image?.text !== text) return <div className={`${block} ${block}--empty`} aria-busy="true" />
-  return <img className={block} src={image.url} alt={label} width={180} height={180} />
+  if (failed) return <div className="qr-code qr-code--empty">二维码生成失败，请复制地址</div>
+  if (image?.text !== text) return <div className="qr-code qr-code--empty" aria-busy="true" />
+  return <img className="qr-code" src={image.url} alt={label} width={180} height={180} />
 }

@@ -1,6 +1,7 @@
 import { AmountInput } from '@client/components/amount-input/amount-input'
 import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
+import { QrCode } from '@client/components/qr-code/qr-code'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { copyText } from '@client/lib/copy'
@@ -19,7 +20,6 @@ import ProgressBar from 'antd-mobile/es/components/progress-bar'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router-dom'
 import { AmountText } from './amount-text'
-import { DepositQr } from './deposit-qr'
 import { FormError } from './form-error'
 import { StatusTag } from './status-tag'
 import { WalletBalance } from './wallet-balance'
@@ -63,7 +63,7 @@ function TopUp() {
               <span className="wallet-chip">USDT</span>
               <span className="wallet-chip wallet-chip--network">{info.network}</span>
             </div>
-            <DepositQr text={info.qr_text} label="充值地址二维码" />
+            <QrCode text={info.qr_text} label="充值地址二维码" />
             <p className="wallet-deposit__label">充值地址（{info.network}）</p>
             <p className="wallet-address" data-testid="deposit-address">
               {info.address}
