@@ -423,12 +423,13 @@ export async function upstreamProxy(
             : {}
           const translate = answerTranslator(adapter, endpoint, fields)
           if (!endpoint) return send(raw, undefined, translate)
-          const call = await encodeCall(adapter.request(endpoint, fields))
+          const translated = adapter.request(endpoint, fields)
+          const call = await encodeCall(translated)
           delete headers['content-type']
           delete headers['content-length']
           if (call.contentType) headers['content-type'] = call.contentType
           if (call.body) headers['content-length'] = String(call.body.length)
-          send(call.body, { path: call.path, method: adapter.request(endpoint, {}).method }, translate)
+          send(call.body, { path: call.path, method: translated.method }, translate)
         })
         .catch((err: Error) =>
           reply.send(Object.assign(err, { statusCode: (err as { statusCode?: number }).statusCode ?? 400 })),
