@@ -126,6 +126,8 @@ test('withdraw: a refused attempt, the same again, a lost one retried', async ({
   const keys = keysSent(page, withdraw.path)
   const sheet = page.locator('.wallet-sheet')
   const attempt = async () => {
+    // The sheet clears its cells when the last attempt's answer is in: type only after that.
+    await expect(sheet.getByText('正在提交…')).toHaveCount(0)
     await expect(page.getByRole('button', { name: '支付密码', exact: true })).toBeVisible()
     await typeOnKeyboard(page, '246810')
   }
