@@ -82,9 +82,13 @@ test('after a session loss, logging in again returns the player to the page they
   const data = await openLoggedIn(page, '/exchange')
   await expect(page.getByTestId('exchange-usdt')).toContainText('USDT')
   await startedUp
+  // Away from the app while the session ends: a call the running page made in between would meet
+  // it and clear the session just as the reload unloads the page, which then never reaches the
+  // login page (it would load /exchange logged out).
+  await page.goto('about:blank')
   await emu().expireSession(data.token)
-  // The page's next call meets the ended session.
-  await page.reload()
+  // The page's first call after it loads again meets the ended session.
+  await page.goto('/exchange')
   await expectSessionCleared(page)
 
   const form = page.locator('form:visible')
