@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { DAY_MS, dayOf } from '@shared/business-day'
 import { approveWithdrawal } from '@shared/emu-contract/wallet'
 import { addFault, DEMO, emu, registerPlayer, smsCode, topUp } from './support/emu'
 import { expect, openLoggedIn, recordToasts, test, toastsSeen } from './support/test'
@@ -189,10 +190,9 @@ test('net position shows the ledger’s totals per span with a chart', async ({ 
 
   // A chosen range of ten business days (CST), ending today by the server's world clock (which a
   // tester may have moved), not the test machine's.
-  const cstDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10)
   const now = (await emu().clock()).now
-  const today = cstDay(now)
-  const start = cstDay(now - 9 * 86_400_000)
+  const today = dayOf(now)
+  const start = dayOf(now - 9 * DAY_MS)
   await page.getByText('自选区间', { exact: true }).click()
   await page.getByLabel('开始日期').fill(start)
   await page.getByLabel('结束日期').fill(today)

@@ -1,7 +1,9 @@
 import { Amount } from '@client/components/amount/amount'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
+import { formatDateMinute } from '@client/lib/date-time'
 import { callApi } from '@client/lib/http'
 import { session } from '@client/lib/session-store'
 import { showToast } from '@client/lib/toast'
@@ -35,7 +37,6 @@ import List from 'antd-mobile/es/components/list'
 import Selector from 'antd-mobile/es/components/selector'
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { cstDateTime } from './protection-format'
 import { SectionState } from './section-state'
 import { useProtectionRead } from './use-protection-read'
 import './protection.css'
@@ -133,7 +134,7 @@ function LimitDescription({ limit }: { limit: LimitView }) {
             <Amount value={limit.remaining} unit="" />
           </>
         ) : null}{' '}
-        · <span className="num">{cstDateTime(limit.resets_at)}</span> 重置
+        · <DateTimeText ms={limit.resets_at} precision="minute" /> 重置
       </span>
       {limit.pending ? (
         <span className="protection-pending" data-testid="limit-pending">
@@ -145,7 +146,7 @@ function LimitDescription({ limit }: { limit: LimitView }) {
               调整为 <Amount value={limit.pending.limit} />
             </>
           )}
-          将于 <span className="num">{cstDateTime(limit.pending.effective_at)}</span> 生效
+          将于 <DateTimeText ms={limit.pending.effective_at} precision="minute" /> 生效
         </span>
       ) : null}
     </>
@@ -173,7 +174,10 @@ function LimitEditor({
     return run(async () => {
       const res = await callApi(setProtectionLimit, { body: { kind, period, amount: value } })
       const pending = res.limit.pending
-      showToast(pending ? `已提交，将于 ${cstDateTime(pending.effective_at)} 生效` : '限额已生效', 'success')
+      showToast(
+        pending ? `已提交，将于 ${formatDateMinute(pending.effective_at)} 生效` : '限额已生效',
+        'success',
+      )
       onDone()
     })
   }
@@ -291,7 +295,7 @@ function ExclusionForm() {
     await run(async () => {
       const res = await callApi(startExclusion, { body: { period, password } })
       await Dialog.alert({
-        content: `已生效，至 ${cstDateTime(res.ends_at)}（北京时间）结束。期间可在“负责任博彩”页使用暂停期提现。`,
+        content: `已生效，至 ${formatDateMinute(res.ends_at)}（北京时间）结束。期间可在“负责任博彩”页使用暂停期提现。`,
         confirmText: '知道了',
       })
       // The server has ended every session of the account.
