@@ -1,5 +1,5 @@
 import { AWARD_HIGHLIGHT, MASK_STARS } from '@shared/constants'
-import { formatMoney, toMicro } from '@shared/money'
+import { formatMoney, parseMicro, toMicro } from '@shared/money'
 
 const ELLIPSIS = '...'
 
@@ -86,4 +86,20 @@ export function formatBalance(amount: string): string {
   } catch {
     return amount
   }
+}
+
+/**
+ * The one signed amount (docs/client.md#amounts): formatBalance with its sign always written, so
+ * incoming money reads "+12.00" and outgoing "-3.00". Zero has no sign: "0", "-0.00" and "+0" all
+ * read "0.00". A sign already there is kept once; text that is not a plain decimal comes back as it
+ * came.
+ */
+export function signedAmount(amount: string): string {
+  const text = amount.trim()
+  const unsigned = text.replace(/^\+(?=\d)/, '')
+  const micro = parseMicro(unsigned)
+  if (micro === null) return amount
+  if (micro === 0) return formatMoney(0)
+  const shown = formatMoney(micro)
+  return micro > 0 ? `+${shown}` : shown
 }
