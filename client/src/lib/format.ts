@@ -1,4 +1,4 @@
-import { AWARD_HIGHLIGHT, MASK_STARS } from '@shared/constants'
+import { AWARD_HIGHLIGHT } from '@shared/constants'
 import { formatMoney, parseMicro, toMicro } from '@shared/money'
 
 const ELLIPSIS = '...'
@@ -23,29 +23,6 @@ export function truncate(text: string, head: number, tail: number): string {
   const t = count(tail)
   if (all.length <= h + t + ELLIPSIS.length) return text
   return `${all.slice(0, h).join('')}${ELLIPSIS}${t === 0 ? '' : all.slice(-t).join('')}`
-}
-
-export interface MaskOptions {
-  keepHead: number
-  keepTail: number
-  /** How many asterisks stand for the hidden middle. */
-  stars?: number
-}
-
-/**
- * Replaces the middle with asterisks: `mask('13812345678', { keepHead: 3, keepTail: 4 })` → `138***5678`.
- * The number of stars is fixed, so the output does not reveal the hidden length.
- * When the text is too short to have a middle, only the stars are shown: a mask fails closed
- * rather than revealing the whole value.
- */
-export function mask(text: string, { keepHead, keepTail, stars = MASK_STARS }: MaskOptions): string {
-  if (text === '') return ''
-  const all = chars(text)
-  const h = count(keepHead)
-  const t = count(keepTail)
-  const middle = '*'.repeat(count(stars))
-  if (all.length <= h + t) return middle
-  return `${all.slice(0, h).join('')}${middle}${t === 0 ? '' : all.slice(-t).join('')}`
 }
 
 export interface AwardParts {
