@@ -219,7 +219,6 @@ function SetupForm({
               label="确认支付密码"
               placeholder="再次输入"
               required="请再次输入支付密码"
-              mismatch="两次输入的支付密码不一致"
               digits
             />
           </>
