@@ -8,30 +8,31 @@ import { ConfirmItem } from './confirm-item'
 
 afterEach(cleanup)
 
-/** A form with a password and its repeat; returns the form to set values and validate. */
+/** A form with a password and its repeat; `held.form` is the form, to set values and validate. */
+function PasswordForm({ digits, held }: { digits: boolean; held: { form?: FormInstance } }) {
+  const [form] = Form.useForm()
+  held.form = form
+  return (
+    <Form form={form}>
+      <Form.Item name="password">
+        <Input />
+      </Form.Item>
+      <ConfirmItem
+        name="confirm"
+        of="password"
+        placeholder="再次输入"
+        required="请再次输入"
+        digits={digits}
+      />
+    </Form>
+  )
+}
+
 function renderForm(digits: boolean): FormInstance {
-  let instance: FormInstance | null = null
-  function Wrapper() {
-    const [form] = Form.useForm()
-    instance = form
-    return (
-      <Form form={form}>
-        <Form.Item name="password">
-          <Input />
-        </Form.Item>
-        <ConfirmItem
-          name="confirm"
-          of="password"
-          placeholder="再次输入"
-          required="请再次输入"
-          digits={digits}
-        />
-      </Form>
-    )
-  }
-  render(<Wrapper />)
-  if (!instance) throw new Error('no form')
-  return instance
+  const held: { form?: FormInstance } = {}
+  render(<PasswordForm digits={digits} held={held} />)
+  if (!held.form) throw new Error('no form')
+  return held.form
 }
 
 async function problemsOf(form: FormInstance, password: string, confirm: string): Promise<string[]> {
