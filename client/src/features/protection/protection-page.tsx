@@ -1,4 +1,5 @@
 import { Amount } from '@client/components/amount/amount'
+import { AmountInput } from '@client/components/amount-input/amount-input'
 import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
@@ -187,12 +188,12 @@ function LimitEditor({
         修改{LIMIT_PERIOD_LABEL[period]}
         {LIMIT_KIND_LABEL[kind]}
       </p>
-      <Input
-        placeholder="请输入金额 (USDT)"
-        inputMode="decimal"
+      <AmountInput
+        label={`${LIMIT_PERIOD_LABEL[period]}${LIMIT_KIND_LABEL[kind]}`}
+        unit="USDT"
+        placeholder="请输入金额"
         value={amount}
         onChange={setAmount}
-        clearable
       />
       <div className="protection-editor__actions">
         <Button
@@ -221,18 +222,16 @@ const INTERVAL_LABEL = (minutes: number) => (minutes === 0 ? '关闭' : `${minut
 
 function RealityCheckSettings() {
   const check = useProtectionRead(realityCheck)
-  const save = async (value: number) => {
-    const parsed = realityCheckIntervalSchema.safeParse(value)
-    if (!parsed.success) return
-    try {
+  const [busy, run] = useBusy()
+  const save = (value: number) =>
+    run(async () => {
+      const parsed = realityCheckIntervalSchema.safeParse(value)
+      if (!parsed.success) return
       await check.mutate(await callApi(setRealityCheck, { body: { interval_minutes: parsed.data } }), {
         revalidate: false,
       })
       showToast(parsed.data === 0 ? '已关闭游戏时间提醒' : `每 ${parsed.data} 分钟提醒一次`, 'success')
-    } catch {
-      // callApi showed why.
-    }
-  }
+    })
   return (
     <section className="protection-section" data-testid="reality-check-settings">
       <List header="游戏时间提醒" mode="card">
@@ -241,11 +240,12 @@ function RealityCheckSettings() {
             <Selector
               className="protection-selector"
               columns={4}
+              disabled={busy}
               options={REALITY_CHECK_INTERVALS.map((m) => ({ label: INTERVAL_LABEL(m), value: m }))}
               value={check.data ? [check.data.interval_minutes] : []}
               onChange={(values) => {
                 const [value] = values
-                if (value !== undefined) save(value)
+                if (value !== undefined) void save(value)
               }}
             />
           </SectionState>
