@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { DAY_MS, dayOf } from '@shared/business-day'
 import { approveWithdrawal } from '@shared/emu-contract/wallet'
 import { addFault, DEMO, emu, registerPlayer, smsCode, topUp } from './support/emu'
 import { expect, openLoggedIn, recordToasts, test, toastsSeen } from './support/test'
@@ -38,13 +39,13 @@ test('sets a deposit limit at once; a raise waits 24 h and the page says when', 
   await openLoggedIn(page, '/protection', await registerPlayer())
   const deposit = page.getByTestId('limits-deposit')
   await deposit.locator('.adm-list-item', { hasText: '每日' }).click()
-  await deposit.getByPlaceholder('请输入金额 (USDT)').fill('100')
+  await deposit.getByPlaceholder('请输入金额').fill('100')
   await deposit.getByRole('button', { name: '保存' }).click()
   await sawToast(page, '限额已生效')
   await expect(deposit.locator('.adm-list-item', { hasText: '每日' })).toContainText('100.00USDT')
 
   await deposit.locator('.adm-list-item', { hasText: '每日' }).click()
-  await deposit.getByPlaceholder('请输入金额 (USDT)').fill('500')
+  await deposit.getByPlaceholder('请输入金额').fill('500')
   await deposit.getByRole('button', { name: '保存' }).click()
   await sawToast(page, '已提交，将于')
   await expect(deposit.getByTestId('limit-pending')).toContainText('调整为 500.00USDT将于')
@@ -154,11 +155,11 @@ test('a player with no address and no payment password gets money out during a t
   await expect(page.getByTestId('excluded-summary')).toContainText('提现至 我的钱包')
 
   // A refused attempt, then the corrected one: each its own attempt, never the key's refusal.
-  await page.getByPlaceholder(/^USDT，最多/).fill('500')
+  await page.getByPlaceholder(/^最多/).fill('500')
   await page.getByPlaceholder('6位数字', { exact: true }).fill('135790')
   await page.getByRole('button', { name: '提交提现' }).click()
   await sawToast(page, '余额不足')
-  await page.getByPlaceholder(/^USDT，最多/).fill('50')
+  await page.getByPlaceholder(/^最多/).fill('50')
   await page.getByRole('button', { name: '提交提现' }).click()
   await expect(page.getByText('提现已提交')).toBeVisible()
   // Amounts render as figure and unit (the Amount component); the unit may follow without a space.
@@ -189,10 +190,9 @@ test('net position shows the ledger’s totals per span with a chart', async ({ 
 
   // A chosen range of ten business days (CST), ending today by the server's world clock (which a
   // tester may have moved), not the test machine's.
-  const cstDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10)
   const now = (await emu().clock()).now
-  const today = cstDay(now)
-  const start = cstDay(now - 9 * 86_400_000)
+  const today = dayOf(now)
+  const start = dayOf(now - 9 * DAY_MS)
   await page.getByText('自选区间', { exact: true }).click()
   await page.getByLabel('开始日期').fill(start)
   await page.getByLabel('结束日期').fill(today)

@@ -6,6 +6,7 @@ import {
   dayRange,
   dayStartOf,
   daysBetween,
+  formatCst,
   isDay,
   startOfDay,
 } from './business-day'
@@ -23,6 +24,19 @@ describe('business days (China Standard Time)', () => {
     expect(startOfDay('2026-01-01')).toBe(Date.UTC(2025, 11, 31, 16))
     expect(dayStartOf(Date.UTC(2030, 0, 9, 16, 30))).toBe(Date.UTC(2030, 0, 9, 16))
     expect(dayStartOf(Date.UTC(2030, 0, 9, 15, 59))).toBe(Date.UTC(2030, 0, 8, 16))
+  })
+
+  it('writes an instant as CST text to the day, the minute or the second', () => {
+    // 2026-11-22 23:30:05 UTC is 2026-11-23 07:30:05 in China; 15:59:59 UTC is still the 22nd there.
+    const at = Date.UTC(2026, 10, 22, 23, 30, 5)
+    expect(formatCst(at)).toBe('2026-11-23 07:30:05')
+    expect(formatCst(at, 'minute')).toBe('2026-11-23 07:30')
+    expect(formatCst(at, 'day')).toBe('2026-11-23')
+    expect(formatCst(at, 'second', '\u00a0')).toBe('2026-11-23\u00a007:30:05')
+    expect(formatCst(Date.UTC(2026, 11, 31, 15, 59, 59))).toBe('2026-12-31 23:59:59')
+    expect(formatCst(Date.UTC(2026, 11, 31, 16, 0, 0))).toBe('2027-01-01 00:00:00')
+    expect(formatCst(Date.UTC(2026, 0, 4, 1, 2, 3))).toBe('2026-01-04 09:02:03')
+    expect(dayOf(Date.UTC(2026, 11, 31, 16))).toBe(formatCst(Date.UTC(2026, 11, 31, 16), 'day'))
   })
 
   it('adds days across months and years', () => {

@@ -16,11 +16,24 @@ export type DayKey = string
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 const pad = (n: number) => String(n).padStart(2, '0')
 
-/** The business day an instant falls on. */
-export function dayOf(ms: number): DayKey {
+/** How much of an instant `formatCst` writes. */
+export type CstPrecision = 'day' | 'minute' | 'second'
+
+/**
+ * The one text of an instant in China Standard Time, for the client and the server alike:
+ * `YYYY-MM-DD` (`day`), `YYYY-MM-DD HH:mm` (`minute`) or `YYYY-MM-DD HH:mm:ss` (`second`), with
+ * `gap` between the date and the time (a space; the client's pages use a no-break space).
+ */
+export function formatCst(ms: number, precision: CstPrecision = 'second', gap = ' '): string {
   const d = new Date(ms + BUSINESS_UTC_OFFSET_MS)
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
+  const date = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
+  if (precision === 'day') return date
+  const minute = `${date}${gap}${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`
+  return precision === 'minute' ? minute : `${minute}:${pad(d.getUTCSeconds())}`
 }
+
+/** The business day an instant falls on. */
+export const dayOf = (ms: number): DayKey => formatCst(ms, 'day')
 
 /** The instant the business day containing `ms` starts. */
 export const dayStartOf = (ms: number): number =>

@@ -1,4 +1,4 @@
-import { BUSINESS_UTC_OFFSET_MS } from '../business-day'
+import { BUSINESS_UTC_OFFSET_MS, dayOf, dayStartOf } from '../business-day'
 import type { GameCode, GamesConfig } from './config'
 
 /**
@@ -34,11 +34,8 @@ const ceilTo = (t: number, step: number) => Math.ceil(t / step) * step
 
 /** YYYYMMDD and sequence 1–1440 of the minute starting at `minuteStart` (UTC ms), in local time. */
 export function issueOfMinute(minuteStart: number): string {
-  const local = minuteStart + BUSINESS_UTC_OFFSET_MS
-  const d = new Date(local)
-  const ymd = `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`
-  const seq = Math.floor((local - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())) / MINUTE) + 1
-  return `${ymd}${String(seq).padStart(4, '0')}`
+  const seq = Math.floor((minuteStart - dayStartOf(minuteStart)) / MINUTE) + 1
+  return `${dayOf(minuteStart).replaceAll('-', '')}${String(seq).padStart(4, '0')}`
 }
 
 /** The minute (UTC ms of its start) an issue number names, or null when it is not one. */

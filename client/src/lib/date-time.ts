@@ -1,10 +1,11 @@
 /**
  * The app's one way to show a date or time. The product's business day is China Standard Time
  * (UTC+8): the server counts daily limits, date filters and rounds in it. So every time is shown
- * in CST whatever the device's zone, and pages that show times say so with TIME_ZONE_NOTE.
+ * in CST whatever the device's zone, and pages that show times say so with TIME_ZONE_NOTE. The text
+ * itself is shared/business-day.ts `formatCst`, the one CST format of the client and the server.
  */
 
-import { BUSINESS_UTC_OFFSET_MS } from '@shared/business-day'
+import { dayOf, formatCst } from '@shared/business-day'
 
 /** What the shown times are, in words the player knows. */
 export const TIME_ZONE_LABEL = '北京时间'
@@ -19,35 +20,17 @@ const pad = (n: number) => String(n).padStart(2, '0')
  */
 export const DATE_TIME_GAP = '\u00a0'
 
-/** The CST calendar fields of an instant. */
-function cstParts(ms: number) {
-  const d = new Date(ms + BUSINESS_UTC_OFFSET_MS)
-  return {
-    date: `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
-    time: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
-  }
-}
-
 /** Unix milliseconds as `YYYY-MM-DD HH:mm:ss` (CST), the gap a no-break space. */
-export function formatDateTime(ms: number): string {
-  const { date, time } = cstParts(ms)
-  return `${date}${DATE_TIME_GAP}${time}`
-}
+export const formatDateTime = (ms: number): string => formatCst(ms, 'second', DATE_TIME_GAP)
 
-/** Unix milliseconds as `YYYY-MM-DD HH:mm` (CST), where seconds say nothing (activity periods). */
-export function formatDateMinute(ms: number): string {
-  const { date, time } = cstParts(ms)
-  return `${date}${DATE_TIME_GAP}${time.slice(0, 5)}`
-}
+/** Unix milliseconds as `YYYY-MM-DD HH:mm` (CST), where seconds say nothing (activity periods, limits). */
+export const formatDateMinute = (ms: number): string => formatCst(ms, 'minute', DATE_TIME_GAP)
 
 /** Unix milliseconds as `MM-DD HH:mm` (CST), for notices and short lists. */
-export function formatShortTime(ms: number): string {
-  const { date, time } = cstParts(ms)
-  return `${date.slice(5)}${DATE_TIME_GAP}${time.slice(0, 5)}`
-}
+export const formatShortTime = (ms: number): string => formatDateMinute(ms).slice(5)
 
-/** The CST date of an instant as the API's YYYY-MM-DD. */
-export const cstDate = (ms: number): string => cstParts(ms).date
+/** The CST date of an instant as the API's YYYY-MM-DD: the business day it falls on. */
+export const cstDate = (ms: number): string => dayOf(ms)
 
 /**
  * A calendar day the player picked as the API's YYYY-MM-DD. Date pickers hand back a local Date at

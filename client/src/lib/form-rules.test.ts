@@ -1,6 +1,6 @@
 import { newPasswordField, PASSWORD_MSG } from '@shared/contract/fields'
 import { describe, expect, it } from 'vitest'
-import { sameAsRule, schemaRule } from './form-rules'
+import { PASSWORD_MISMATCH, PAY_PASSWORD_MISMATCH, repeatProblem, sameAsRule, schemaRule } from './form-rules'
 
 const check = (value: string) => schemaRule(newPasswordField).validator?.(undefined, value)
 
@@ -18,6 +18,16 @@ describe('the new-password form rule', () => {
   })
 })
 
+describe('repeatProblem', () => {
+  it('is nothing when the repeat is exactly the original, and the mismatch otherwise', () => {
+    expect(repeatProblem('abc12345', 'abc12345')).toBeNull()
+    expect(repeatProblem('abc12345', 'abc1234')).toBe(PASSWORD_MISMATCH)
+    expect(repeatProblem('abc12345 ', 'abc12345')).toBe(PASSWORD_MISMATCH)
+    expect(repeatProblem('', '123456', PAY_PASSWORD_MISMATCH)).toBe('两次输入的支付密码不一致')
+    expect(repeatProblem('123456', 123456)).toBe(PASSWORD_MISMATCH)
+  })
+})
+
 describe('sameAsRule', () => {
   const form = (values: Record<string, unknown>) => ({ getFieldValue: (name: string) => values[name] })
   it('takes the same value and refuses another, with its message', async () => {
@@ -31,4 +41,10 @@ describe('sameAsRule', () => {
       '不一致',
     )
   })
+})
+
+it('sameAsRule leaves an empty repeat to the required rule', async () => {
+  const form = { getFieldValue: () => 'abc' }
+  await expect(sameAsRule('password')(form).validator(null, '')).resolves.toBeUndefined()
+  await expect(sameAsRule('password')(form).validator(null, undefined)).resolves.toBeUndefined()
 })

@@ -24,11 +24,31 @@ export function schemaRule(schema: z.ZodType): FormRule {
   }
 }
 
-/** The confirm-password field's rule: the same as the field `other` holds. */
+export const PASSWORD_MISMATCH = '两次输入的密码不一致'
+export const PAY_PASSWORD_MISMATCH = '两次输入的支付密码不一致'
+
+/**
+ * The one confirm-password rule of every form that asks for a password twice (register, reset,
+ * login-password change, the payment password on its own page and during a time-out): what was
+ * typed again must be exactly the original. The message when it is not, else null.
+ */
+export function repeatProblem(
+  repeated: unknown,
+  original: unknown,
+  message = PASSWORD_MISMATCH,
+): string | null {
+  return repeated === original ? null : message
+}
+
+/**
+ * repeatProblem as an antd-mobile Form rule of the field that repeats `other`. An empty field is
+ * left to its required rule.
+ */
 export const sameAsRule =
-  (other: string, message = '两次输入的密码不一致') =>
+  (other: string, message = PASSWORD_MISMATCH) =>
   ({ getFieldValue }: { getFieldValue: (name: string) => unknown }) => ({
     validator: async (_rule: unknown, value: unknown) => {
-      if (value && value !== getFieldValue(other)) throw new Error(message)
+      const problem = value ? repeatProblem(value, getFieldValue(other), message) : null
+      if (problem) throw new Error(problem)
     },
   })

@@ -2,7 +2,7 @@ import { AWARD_HIGHLIGHT } from '@shared/constants'
 import { formatMicro, toMicro } from '@shared/money'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { awardParts, formatBalance, mask, truncate } from './format'
+import { awardParts, formatBalance, signedAmount, truncate } from './format'
 
 const HASH = '0000000005f5e100ff04c02e43c69f29cd97bdd469a12b0d171a09b933ec36e5'
 
@@ -40,40 +40,6 @@ describe('truncate', () => {
         if (out !== text) {
           expect(out).toBe(`${text.slice(0, head)}...${tail === 0 ? '' : text.slice(-tail)}`)
         }
-      }),
-    )
-  })
-})
-
-describe('mask', () => {
-  it('replaces the middle with three asterisks by default', () => {
-    expect(mask('13812345678', { keepHead: 3, keepTail: 4 })).toBe('138***5678')
-  })
-
-  it('takes another number of stars', () => {
-    expect(mask('13812345678', { keepHead: 3, keepTail: 4, stars: 5 })).toBe('138*****5678')
-  })
-
-  it('does not reveal how long the hidden part is', () => {
-    expect(mask('1234567890123456', { keepHead: 2, keepTail: 2 })).toBe('12***56')
-    expect(mask('12345', { keepHead: 2, keepTail: 2 })).toBe('12***45')
-  })
-
-  it('shows only the stars when there is no middle to hide', () => {
-    expect(mask('1234', { keepHead: 2, keepTail: 2 })).toBe('***')
-    expect(mask('12', { keepHead: 3, keepTail: 4 })).toBe('***')
-  })
-
-  it('keeps an empty string empty', () => {
-    expect(mask('', { keepHead: 1, keepTail: 1 })).toBe('')
-  })
-
-  it('never shows the whole of a non-empty value', () => {
-    fc.assert(
-      fc.property(fc.string({ minLength: 1 }), fc.nat(10), fc.nat(10), (text, keepHead, keepTail) => {
-        const out = mask(text, { keepHead, keepTail })
-        expect(out).toContain('***')
-        expect(out).not.toBe(text)
       }),
     )
   })
@@ -137,6 +103,40 @@ describe('formatBalance', () => {
         expect(toMicro(shown)).toBe(micro)
         expect(shown).toMatch(/^-?\d+\.\d{2,6}$/)
         expect(shown.length === 0 || !/\.\d{3,}0$/.test(shown)).toBe(true)
+      }),
+    )
+  })
+})
+
+describe('signedAmount', () => {
+  it('writes the sign of money coming in and going out', () => {
+    expect(signedAmount('12')).toBe('+12.00')
+    expect(signedAmount('5.5')).toBe('+5.50')
+    expect(signedAmount('-3.5')).toBe('-3.50')
+    expect(signedAmount('78.875')).toBe('+78.875')
+  })
+
+  it('writes zero without a sign, however it came', () => {
+    expect(signedAmount('0')).toBe('0.00')
+    expect(signedAmount('0.00')).toBe('0.00')
+    expect(signedAmount('-0.00')).toBe('0.00')
+    expect(signedAmount('+0')).toBe('0.00')
+  })
+
+  it('keeps a sign that is already there once, and text that is not an amount as it came', () => {
+    expect(signedAmount('+5.00')).toBe('+5.00')
+    expect(signedAmount(' -1.00 ')).toBe('-1.00')
+    expect(signedAmount('—')).toBe('—')
+    expect(signedAmount('+-5')).toBe('+-5')
+  })
+
+  it('never changes the value: the signed text reads back as the same amount', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), (micro) => {
+        const shown = signedAmount(formatMicro(micro, 6))
+        expect(toMicro(shown.replace(/^\+/, ''))).toBe(micro)
+        expect(shown.startsWith('+')).toBe(micro > 0)
+        expect(shown.startsWith('-')).toBe(micro < 0)
       }),
     )
   })

@@ -1,5 +1,5 @@
-import { AWARD_HIGHLIGHT, MASK_STARS } from '@shared/constants'
-import { formatMoney, toMicro } from '@shared/money'
+import { AWARD_HIGHLIGHT } from '@shared/constants'
+import { formatMoney, parseMicro, toMicro } from '@shared/money'
 
 const ELLIPSIS = '...'
 
@@ -23,29 +23,6 @@ export function truncate(text: string, head: number, tail: number): string {
   const t = count(tail)
   if (all.length <= h + t + ELLIPSIS.length) return text
   return `${all.slice(0, h).join('')}${ELLIPSIS}${t === 0 ? '' : all.slice(-t).join('')}`
-}
-
-export interface MaskOptions {
-  keepHead: number
-  keepTail: number
-  /** How many asterisks stand for the hidden middle. */
-  stars?: number
-}
-
-/**
- * Replaces the middle with asterisks: `mask('13812345678', { keepHead: 3, keepTail: 4 })` → `138***5678`.
- * The number of stars is fixed, so the output does not reveal the hidden length.
- * When the text is too short to have a middle, only the stars are shown: a mask fails closed
- * rather than revealing the whole value.
- */
-export function mask(text: string, { keepHead, keepTail, stars = MASK_STARS }: MaskOptions): string {
-  if (text === '') return ''
-  const all = chars(text)
-  const h = count(keepHead)
-  const t = count(keepTail)
-  const middle = '*'.repeat(count(stars))
-  if (all.length <= h + t) return middle
-  return `${all.slice(0, h).join('')}${middle}${t === 0 ? '' : all.slice(-t).join('')}`
 }
 
 export interface AwardParts {
@@ -86,4 +63,20 @@ export function formatBalance(amount: string): string {
   } catch {
     return amount
   }
+}
+
+/**
+ * The one signed amount (docs/client.md#amounts): formatBalance with its sign always written, so
+ * incoming money reads "+12.00" and outgoing "-3.00". Zero has no sign: "0", "-0.00" and "+0" all
+ * read "0.00". A sign already there is kept once; text that is not a plain decimal comes back as it
+ * came.
+ */
+export function signedAmount(amount: string): string {
+  const text = amount.trim()
+  const unsigned = text.replace(/^\+(?=\d)/, '')
+  const micro = parseMicro(unsigned)
+  if (micro === null) return amount
+  if (micro === 0) return formatMoney(0)
+  const shown = formatMoney(micro)
+  return micro > 0 ? `+${shown}` : shown
 }

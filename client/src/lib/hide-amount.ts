@@ -1,4 +1,5 @@
-import { formatBalance, mask } from './format'
+import { mask } from '@shared/mask'
+import { formatBalance } from './format'
 import { useSession } from './session-store'
 
 /**
@@ -8,7 +9,7 @@ import { useSession } from './session-store'
  */
 
 /**
- * How many stars stand for a hidden amount: the whole figure goes, so the mask (lib/format.ts `mask`,
+ * How many stars stand for a hidden amount: the whole figure goes, so the mask (shared/mask.ts `mask`,
  * nothing kept at either end) is a fixed four stars whatever the amount's length.
  */
 const HIDDEN_STARS = 4

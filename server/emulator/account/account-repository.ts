@@ -1,6 +1,7 @@
 import type { Db } from '@server/db/database'
 import { ReadCache } from '@server/db/read-cache'
 import type { UserInfo } from '@shared/contract/account'
+import { maskPhone } from '@shared/mask'
 import { ledgerGeneration } from '../ledger/ledger-repository'
 
 /**
@@ -34,9 +35,6 @@ export interface NewPlayer {
   inviterId: number | null
   at: number
 }
-
-export const maskPhone = (phone: string): string =>
-  phone.length <= 7 ? phone : `${phone.slice(0, 3)}***${phone.slice(-4)}`
 
 export class AccountRepository {
   private readonly byId

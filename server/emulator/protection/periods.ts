@@ -1,4 +1,4 @@
-import { BUSINESS_UTC_OFFSET_MS, DAY_MS, dayStartOf } from '@shared/business-day'
+import { BUSINESS_UTC_OFFSET_MS, DAY_MS, dayOf, dayStartOf, formatCst } from '@shared/business-day'
 import type { LimitPeriod } from '@shared/contract/protection'
 
 /**
@@ -42,10 +42,8 @@ export function addCstMonths(at: number, months: number): number {
   return shifted - BUSINESS_UTC_OFFSET_MS
 }
 
-/** The CST date of an instant, as YYYY-MM-DD. */
-export const cstDate = (at: number): string =>
-  new Date(at + BUSINESS_UTC_OFFSET_MS).toISOString().slice(0, 10)
+/** The CST date of an instant, as YYYY-MM-DD: its business day. */
+export const cstDate = (at: number): string => dayOf(at)
 
 /** An instant as `YYYY-MM-DD HH:mm` in CST (北京时间), for messages. */
-export const cstMinute = (at: number): string =>
-  new Date(at + BUSINESS_UTC_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ')
+export const cstMinute = (at: number): string => formatCst(at, 'minute')

@@ -17,8 +17,9 @@ import {
   type RealityCheckInterval,
 } from '@shared/contract/protection'
 import { CODE } from '@shared/envelope'
+import { maskPhone } from '@shared/mask'
 import { formatMoney } from '@shared/money'
-import { type AccountRepository, maskPhone, type PlayerRow } from '../account/account-repository'
+import type { AccountRepository, PlayerRow } from '../account/account-repository'
 import type { AccountService } from '../account/account-service'
 import { signInMatches } from '../account/password-guard'
 import { hashPassword } from '../account/passwords'

@@ -1,10 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import { pagedAnswer } from '@server/http/paged'
-import { BUSINESS_UTC_OFFSET_MS } from '@shared/business-day'
+import { formatCst } from '@shared/business-day'
 
 /** An order number: prefix, the CST time to the second and 6 random digits, e.g. D20261122153045123456. */
 export function orderNo(prefix: string, at: number): string {
-  const stamp = new Date(at + BUSINESS_UTC_OFFSET_MS).toISOString().replace(/\D/g, '').slice(0, 14)
+  const stamp = formatCst(at).replace(/\D/g, '')
   return `${prefix}${stamp}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`
 }
 

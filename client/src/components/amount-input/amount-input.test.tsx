@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import Form, { type FormInstance } from 'antd-mobile/es/components/form'
 import { useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AmountInput, type AmountInputProps } from './amount-input'
@@ -10,6 +11,19 @@ afterEach(cleanup)
 function Field(props: Omit<AmountInputProps, 'value' | 'onChange' | 'label' | 'unit'>) {
   const [value, setValue] = useState('')
   return <AmountInput {...props} label="金额" unit="USDT" value={value} onChange={setValue} />
+}
+
+/** The field inside an antd-mobile Form, as the withdrawal during a time-out holds it. */
+function InForm({ held }: { held: { form?: FormInstance } }) {
+  const [form] = Form.useForm()
+  held.form = form
+  return (
+    <Form form={form}>
+      <Form.Item name="amount">
+        <AmountInput label="金额" unit="USDT" />
+      </Form.Item>
+    </Form>
+  )
 }
 
 const field = () => screen.getByRole('textbox', { name: '金额' }) as HTMLInputElement
@@ -36,5 +50,20 @@ describe('AmountInput', () => {
     expect(field().value).toBe('100')
     expect(screen.getByRole('button', { name: '100' }).className).toContain('--on')
     expect(screen.getByRole('button', { name: '50' }).className).not.toContain('--on')
+  })
+
+  it('keeps only as many decimals as asked', () => {
+    render(<Field places={2} />)
+    fireEvent.change(field(), { target: { value: '2.555' } })
+    expect(field().value).toBe('2.55')
+  })
+
+  it('takes its value from an antd-mobile Form.Item and hands the kept text back to the form', () => {
+    const held: { form?: FormInstance } = {}
+    render(<InForm held={held} />)
+    fireEvent.change(field(), { target: { value: '1a2.5' } })
+    expect(held.form?.getFieldValue('amount')).toBe('12.5')
+    act(() => held.form?.setFieldsValue({ amount: '30' }))
+    expect(field().value).toBe('30')
   })
 })

@@ -3,10 +3,13 @@ import Input from 'antd-mobile/es/components/input'
 import './amount-input.css'
 
 export interface AmountInputProps {
-  /** What the field holds: only ever what sanitizeAmountInput kept, or a value offered below. */
-  value: string
+  /**
+   * What the field holds: only ever what sanitizeAmountInput kept, or a value offered below. Inside
+   * an antd-mobile `Form.Item`, the form passes `value` and `onChange`.
+   */
+  value?: string
   /** Called with the kept text on every keystroke, and with a quick amount or `all` on a tap. */
-  onChange: (value: string) => void
+  onChange?: (value: string) => void
   /** The field's accessible name. */
   label: string
   /** The currency after the field. */
@@ -16,13 +19,26 @@ export interface AmountInputProps {
   all?: string | null
   /** Amounts offered as buttons under the field. */
   quick?: readonly string[]
+  /** Decimal places the field keeps (6, the ledger's, unless the amount takes fewer: a stake takes 2). */
+  places?: number
 }
 
 /**
- * The one amount field of the app (docs/client.md): a decimal keyboard, digits and one point only,
- * the unit beside it, and optional 全部 and quick amounts. Top-up, withdraw and exchange use it.
+ * The one amount field of the app (docs/client.md#amounts): a decimal keyboard, digits and one point
+ * only, the unit beside it, and optional 全部 and quick amounts. Every field where a player types an
+ * amount of money uses it: top-up, withdraw, exchange, the withdrawal during a time-out, a
+ * protection limit, the stake on the bet board and the test transfer bet.
  */
-export function AmountInput({ value, onChange, label, unit, placeholder, all, quick }: AmountInputProps) {
+export function AmountInput({
+  value = '',
+  onChange = () => {},
+  label,
+  unit,
+  placeholder,
+  all,
+  quick,
+  places,
+}: AmountInputProps) {
   return (
     <>
       <div className="amount-input">
@@ -30,7 +46,7 @@ export function AmountInput({ value, onChange, label, unit, placeholder, all, qu
           inputMode="decimal"
           placeholder={placeholder}
           value={value}
-          onChange={(text) => onChange(sanitizeAmountInput(text))}
+          onChange={(text) => onChange(sanitizeAmountInput(text, places))}
           aria-label={label}
         />
         <span className="amount-input__unit">{unit}</span>

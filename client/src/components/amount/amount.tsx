@@ -1,3 +1,4 @@
+import { signedAmount } from '@client/lib/format'
 import { shownAmount, useHideAmount } from '@client/lib/hide-amount'
 import './amount.css'
 
@@ -6,7 +7,10 @@ export interface AmountProps {
   value: string
   /** The unit after the figure; `''` for none. */
   unit?: string
-  /** Ledger amounts: the sign shown, incoming in the accent colour, outgoing in the danger colour. */
+  /**
+   * Ledger amounts: the sign shown (lib/format.ts `signedAmount`, none for zero), incoming in the
+   * accent colour, outgoing in the danger colour.
+   */
   signed?: boolean
   /**
    * Shown even while amounts are hidden. Only for what the player is asked to confirm: the stake and
@@ -18,8 +22,6 @@ export interface AmountProps {
   className?: string
   testId?: string
 }
-
-const withSign = (text: string): string => (text.startsWith('-') || text.startsWith('+') ? text : `+${text}`)
 
 /**
  * Every amount of the player's money goes through this component (docs/client.md#amounts): the
@@ -36,15 +38,17 @@ export function Amount({
   testId,
 }: AmountProps) {
   const hidden = useHideAmount() && !reveal
-  const text = shownAmount(value, hidden)
-  const tone = signed ? (value.trim().startsWith('-') ? ` ${block}--out` : ` ${block}--in`) : ''
+  // A signed amount is lib/format.ts `signedAmount`: zero has no sign, and no colour either.
+  const withSign = signed ? signedAmount(value) : ''
+  const text = signed && !hidden ? withSign : shownAmount(value, hidden)
+  const tone = withSign.startsWith('-') ? ` ${block}--out` : withSign.startsWith('+') ? ` ${block}--in` : ''
   return (
     <span
       className={`${block} num${tone}${className ? ` ${className}` : ''}`}
       data-testid={testId}
       data-amount={hidden ? 'hidden' : 'shown'}
     >
-      <span className={`${block}__value`}>{signed && !hidden ? withSign(text) : text}</span>
+      <span className={`${block}__value`}>{text}</span>
       {unit ? <span className={`${block}__unit`}>{unit}</span> : null}
     </span>
   )

@@ -1,4 +1,4 @@
-import { requiredRule, sameAsRule } from '@client/lib/form-rules'
+import { PAY_PASSWORD_MISMATCH, requiredRule, sameAsRule } from '@client/lib/form-rules'
 import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
 
@@ -11,13 +11,16 @@ export interface ConfirmItemProps {
   placeholder: string
   /** What the empty field says. */
   required: string
-  /** What a different value says. */
+  /** What a different value says (by default PASSWORD_MISMATCH, or PAY_PASSWORD_MISMATCH with `digits`). */
   mismatch?: string
   /** A payment password: six digits. */
   digits?: boolean
 }
 
-/** The one "type it again" field of every password form: required, and the same as `of`. */
+/**
+ * The one "type it again" field of every password form built on antd-mobile's Form: required, and
+ * the same as `of` (lib/form-rules.ts `sameAsRule`, the one confirm-password rule).
+ */
 export function ConfirmItem({
   name,
   of,
@@ -32,7 +35,10 @@ export function ConfirmItem({
       name={name}
       label={label}
       dependencies={[of]}
-      rules={[requiredRule(required), sameAsRule(of, mismatch)]}
+      rules={[
+        requiredRule(required),
+        sameAsRule(of, mismatch ?? (digits ? PAY_PASSWORD_MISMATCH : undefined)),
+      ]}
     >
       <Input
         type="password"

@@ -1,4 +1,4 @@
-import { mask } from '@client/lib/format'
+import { maskName } from '@shared/mask'
 
 /** Small display helpers of the agent pages: pure, so they are tested without a browser. */
 
@@ -9,11 +9,8 @@ export function daysInRange(start: Date, end: Date): number {
 }
 
 /**
- * The player id with its middle masked (lib/format.ts `mask`, the app's one mask): team lists show
- * whose turnover it is without the whole id.
+ * The player id with its middle masked (shared/mask.ts `maskName`, the app's one mask): team lists
+ * show whose turnover it is without the whole id. A two-digit id keeps only its first digit; a
+ * one-digit id shows only the stars.
  */
-export function maskId(id: number): string {
-  const text = String(id)
-  // A two-digit id keeps only its first digit; a one-digit id shows only the stars.
-  return mask(text, { keepHead: 1, keepTail: text.length > 2 ? 1 : 0 })
-}
+export const maskId = (id: number): string => maskName(String(id))

@@ -1,3 +1,4 @@
+import { Amount } from '@client/components/amount/amount'
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
 import { NumText } from '@client/components/num-text/num-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
@@ -166,7 +167,7 @@ function BackwaterContent() {
                 text={`${formatDateTime(item.created_at)} · 返水 ${amount(item.rebate)} · 返佣 ${amount(item.commission)}`}
               />
             }
-            extra={`+${amount(item.amount)}`}
+            extra={<Amount value={item.amount} signed unit="" />}
           >
             {item.claim_date}
           </List.Item>

@@ -61,17 +61,14 @@ function BetAddresses() {
       await mutate()
     })
 
-  const remove = async (a: BetAddress) => {
-    const ok = await Dialog.confirm({ content: `确定删除投注地址 ${truncate(a.address, 6, 6)}？` })
-    if (!ok) return
-    try {
+  const remove = (a: BetAddress) =>
+    run(async () => {
+      const ok = await Dialog.confirm({ content: `确定删除投注地址 ${truncate(a.address, 6, 6)}？` })
+      if (!ok) return
       await callApi(deleteBetAddress, { body: { id: a.id } })
       showToast('已删除')
       await mutate()
-    } catch {
-      // The HTTP client showed why.
-    }
-  }
+    })
 
   if (!data) return <Skeleton.Paragraph lineCount={5} animated />
   return (
@@ -90,7 +87,12 @@ function BetAddresses() {
                 >
                   修改
                 </button>
-                <button type="button" className="games-quick" onClick={() => void remove(a)}>
+                <button
+                  type="button"
+                  className="games-quick"
+                  disabled={saving}
+                  onClick={() => void remove(a)}
+                >
                   删除
                 </button>
               </span>

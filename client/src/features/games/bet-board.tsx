@@ -1,10 +1,18 @@
+import { AmountInput } from '@client/components/amount-input/amount-input'
 import { BalanceText } from '@client/components/balance-text/balance-text'
 import { useSession } from '@client/lib/session-store'
 import type { DataOf } from '@shared/contract/endpoint'
 import type { gameRules } from '@shared/contract/games'
-import Input from 'antd-mobile/es/components/input'
-import { type Dispatch, useMemo } from 'react'
-import { blockedBy, CHIPS, QUICK_AMOUNTS, type SlipAction, type SlipState, stakeText } from './bet-slip'
+import { type Dispatch, useMemo, useState } from 'react'
+import {
+  blockedBy,
+  CHIPS,
+  QUICK_AMOUNTS,
+  type SlipAction,
+  type SlipState,
+  STAKE_PLACES,
+  stakeFieldText,
+} from './bet-slip'
 
 export type Rules = DataOf<typeof gameRules>
 
@@ -26,6 +34,8 @@ export function BetBoard({ rules, slip, dispatch, placed }: BetBoardProps) {
   }, [rules])
   const labelOf = useMemo(() => new Map(rules.bet_types.map((t) => [t.bet_type, t.label])), [rules])
   const taken = [...slip.selected, ...placed]
+  // The stake as the player typed it (see stakeFieldText).
+  const [typed, setTyped] = useState('')
 
   return (
     <section className="games-slip">
@@ -71,23 +81,18 @@ export function BetBoard({ rules, slip, dispatch, placed }: BetBoardProps) {
         ))}
       </div>
       <div className="games-slip__amount">
-        <Input
-          aria-label="每注金额"
+        <AmountInput
+          label="每注金额"
+          unit="USDT"
           placeholder={`每注 ${rules.min_stake} – ${rules.max_stake}`}
-          inputMode="decimal"
-          value={slip.stakeMicro > 0 ? stakeText(slip) : ''}
-          onChange={(v) => dispatch({ type: 'set', amount: v })}
+          places={STAKE_PLACES}
+          value={stakeFieldText(slip, typed)}
+          onChange={(v) => {
+            setTyped(v)
+            dispatch({ type: 'set', amount: v })
+          }}
+          quick={QUICK_AMOUNTS}
         />
-        {QUICK_AMOUNTS.map((a) => (
-          <button
-            type="button"
-            key={a}
-            className="games-quick"
-            onClick={() => dispatch({ type: 'set', amount: a })}
-          >
-            {a}
-          </button>
-        ))}
       </div>
       <div className="games-slip__tools">
         <button type="button" aria-label="减半" onClick={() => dispatch({ type: 'half' })}>

@@ -155,7 +155,9 @@ function BetList({ filters }: { filters: BetFilters }) {
               <span data-status={b.status}>
                 {BET_STATUS_LABEL[b.status]}
                 <br />
-                {b.status === 'won' || b.status === 'draw' ? `+${money(b.payout)}` : ''}
+                {b.status === 'won' || b.status === 'draw' ? (
+                  <Amount value={b.payout} signed unit="" />
+                ) : null}
               </span>
             }
           >

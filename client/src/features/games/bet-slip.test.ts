@@ -6,6 +6,7 @@ import {
   potentialPayout,
   type SlipState,
   slipReducer,
+  stakeFieldText,
   stakeText,
   totalText,
 } from './bet-slip'
@@ -20,6 +21,27 @@ describe('bet slip', () => {
     expect(stakeText(slipReducer(s, { type: 'double' }))).toBe('15.00')
     expect(stakeText(run({ type: 'set', amount: '0.03' }, { type: 'half' }))).toBe('0.01')
     expect(slipReducer(s, { type: 'clear' })).toEqual(emptySlip)
+  })
+
+  it('keeps the stake as typed in its field while it is the stake, and shows the stake after a chip', () => {
+    // Typing 2.50 one key at a time: the point and the 5 stay as typed.
+    let typed = ''
+    let s = emptySlip
+    const stakes: string[] = []
+    for (const key of ['2', '.', '5', '0']) {
+      typed += key
+      s = slipReducer(s, { type: 'set', amount: typed })
+      expect(stakeFieldText(s, typed)).toBe(typed)
+      stakes.push(stakeText(s))
+    }
+    // The point waiting for its decimals does not drop the stake to nothing meanwhile.
+    expect(stakes).toEqual(['2.00', '2.00', '2.50', '2.50'])
+    expect(stakeText(s)).toBe('2.50')
+    // A chip changes the stake: the field shows it, not what was typed.
+    s = slipReducer(s, { type: 'chip', amount: '5' })
+    expect(stakeFieldText(s, typed)).toBe('7.50')
+    expect(stakeFieldText(slipReducer(s, { type: 'clear' }), typed)).toBe('')
+    expect(stakeFieldText(emptySlip, '')).toBe('')
   })
 
   it('toggles bet types and totals the stake over them', () => {

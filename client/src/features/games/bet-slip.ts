@@ -36,9 +36,20 @@ const safeMicro = (amount: string): number => {
   }
 }
 
-/** Halving keeps whole cents: the server takes at most 2 places. */
+/** A stake is whole cents: the server takes at most 2 places, and halving keeps them. */
+export const STAKE_PLACES = 2
 const CENT = 10_000
 const toCents = (micro: number) => Math.floor(micro / CENT) * CENT
+
+/** The stake a typed amount sets: whole cents, and a point still waiting for its decimals ("2.") is 2. */
+export const stakeMicroOf = (typed: string): number => toCents(safeMicro(typed.trim().replace(/\.$/, '')))
+
+/**
+ * What the stake field shows: what the player typed while it still is the stake, so "2." and "2.5"
+ * stay as typed on the way to 2.50; after a chip, ½, ×2, 最大 or 清空 changed the stake, the stake.
+ */
+export const stakeFieldText = (state: SlipState, typed: string): string =>
+  stakeMicroOf(typed) === state.stakeMicro ? typed : state.stakeMicro > 0 ? stakeText(state) : ''
 
 export function slipReducer(state: SlipState, action: SlipAction): SlipState {
   switch (action.type) {
@@ -52,7 +63,7 @@ export function slipReducer(state: SlipState, action: SlipAction): SlipState {
     case 'chip':
       return { ...state, stakeMicro: state.stakeMicro + safeMicro(action.amount) }
     case 'set':
-      return { ...state, stakeMicro: toCents(safeMicro(action.amount)) }
+      return { ...state, stakeMicro: stakeMicroOf(action.amount) }
     case 'half':
       return { ...state, stakeMicro: toCents(Math.floor(state.stakeMicro / 2)) }
     case 'double':

@@ -1,3 +1,4 @@
+import { AmountInput } from '@client/components/amount-input/amount-input'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
@@ -7,10 +8,10 @@ import { callApi } from '@client/lib/http'
 import { refreshBalance } from '@client/lib/session-actions'
 import { SubmissionKey } from '@client/lib/submission-key'
 import { useApi } from '@client/lib/use-api'
+import { useBusy } from '@client/lib/use-busy'
 import type { DataOf } from '@shared/contract/endpoint'
 import { BET_STATUS_LABEL, betAddresses, sendTransferBet, transferHistory } from '@shared/contract/games'
 import Button from 'antd-mobile/es/components/button'
-import Input from 'antd-mobile/es/components/input'
 import List from 'antd-mobile/es/components/list'
 import Selector from 'antd-mobile/es/components/selector'
 import Skeleton from 'antd-mobile/es/components/skeleton'
@@ -47,7 +48,7 @@ function TestBet() {
   const [from, setFrom] = useState<string | null>(null)
   const [to, setTo] = useState<string | null>(null)
   const [amount, setAmount] = useState('')
-  const [sending, setSending] = useState(false)
+  const [sending, run] = useBusy()
   const [last, setLast] = useState<Transfer | null>(null)
   // One key per attempt (docs/client.md#submission-keys).
   const [key] = useState(() => new SubmissionKey())
@@ -58,11 +59,11 @@ function TestBet() {
   const chosenTo = to ?? receiving[0]?.address ?? null
   const rule = receiving.find((r) => r.address === chosenTo)?.rule
 
-  const send = async () => {
-    if (!chosenFrom || !chosenTo || sending) return
-    setSending(true)
-    try {
+  const send = () =>
+    run(async () => {
+      if (!chosenFrom || !chosenTo) return
       const body = { from_address: chosenFrom, to_address: chosenTo, amount: amount.trim() }
+      // The key is kept only for a retry of an attempt that got no answer.
       const t = await key.send(body, (idempotencyKey) =>
         callApi(sendTransferBet, { body }, { idempotencyKey }),
       )
@@ -70,12 +71,7 @@ function TestBet() {
       await Promise.all([history.mutate(), refreshBalance()])
       // A transfer played as a bet is followed until settled, like one placed in the app.
       if (t.bet) settlementWatch.track([t.bet])
-    } catch {
-      // The HTTP client showed why; the key is kept only for a retry of an attempt with no answer.
-    } finally {
-      setSending(false)
-    }
-  }
+    })
 
   const fresh = last ? (history.data?.list.find((t) => t.id === last.id) ?? last) : null
 
@@ -106,13 +102,14 @@ function TestBet() {
           onChange={(v) => v[0] && setTo(v[0])}
         />
         {rule ? <p className="games-draw__labels">{rule}</p> : null}
-        <Input
+        <AmountInput
+          label="转账金额"
+          unit="USDT"
           placeholder="转账金额（个位数决定投注项）"
-          inputMode="decimal"
           value={amount}
           onChange={setAmount}
         />
-        <Button block color="primary" loading={sending} onClick={send}>
+        <Button block color="primary" loading={sending} onClick={() => void send()}>
           发送转账投注
         </Button>
       </div>

@@ -1,4 +1,5 @@
 import { Amount } from '@client/components/amount/amount'
+import { AmountInput } from '@client/components/amount-input/amount-input'
 import { ConfirmItem } from '@client/components/confirm-item/confirm-item'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { SmsCodeItem } from '@client/components/sms-code-button/sms-code-button'
@@ -219,7 +220,6 @@ function SetupForm({
               label="确认支付密码"
               placeholder="再次输入"
               required="请再次输入支付密码"
-              mismatch="两次输入的支付密码不一致"
               digits
             />
           </>
@@ -259,11 +259,7 @@ function WithdrawForm({
   return (
     <SubmitForm onFinish={submit} submitText="提交提现" busy={busy}>
       <Form.Item name="amount" label="金额" rules={[requiredRule('请输入金额'), schemaRule(amountField)]}>
-        <Input
-          inputMode="decimal"
-          placeholder={`USDT，最多 ${account.withdraw.max_withdrawable}`}
-          clearable
-        />
+        <AmountInput label="金额" unit="USDT" placeholder={`最多 ${account.withdraw.max_withdrawable}`} />
       </Form.Item>
       <Form.Item
         name="pay_password"

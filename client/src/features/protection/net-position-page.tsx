@@ -3,6 +3,7 @@ import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { SegmentedControl } from '@client/components/segmented-control/segmented-control'
 import { paths } from '@client/config/paths'
+import { signedAmount } from '@client/lib/format'
 import {
   NET_POSITION_SPAN_LABEL,
   NET_POSITION_SPANS,
@@ -13,7 +14,6 @@ import Button from 'antd-mobile/es/components/button'
 import List from 'antd-mobile/es/components/list'
 import { useState } from 'react'
 import { NetPositionChart } from './net-position-chart'
-import { signedAmount } from './protection-format'
 import { SectionState } from './section-state'
 import { useProtectionRead } from './use-protection-read'
 import './protection.css'
@@ -120,7 +120,7 @@ function Totals({ totals }: { totals: NetPositionTotals }) {
   )
 }
 
-/** A signed total (protection-format's `signedAmount`), or the mask while amounts are hidden. */
+/** A signed total (lib/format.ts `signedAmount`), or the mask while amounts are hidden. */
 function SignedAmount({ value }: { value: string }) {
   return <Amount value={signedAmount(value)} unit="" />
 }

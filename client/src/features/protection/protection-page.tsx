@@ -1,7 +1,10 @@
 import { Amount } from '@client/components/amount/amount'
+import { AmountInput } from '@client/components/amount-input/amount-input'
+import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
+import { formatDateMinute } from '@client/lib/date-time'
 import { callApi } from '@client/lib/http'
 import { session } from '@client/lib/session-store'
 import { showToast } from '@client/lib/toast'
@@ -35,7 +38,6 @@ import List from 'antd-mobile/es/components/list'
 import Selector from 'antd-mobile/es/components/selector'
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { cstDateTime } from './protection-format'
 import { SectionState } from './section-state'
 import { useProtectionRead } from './use-protection-read'
 import './protection.css'
@@ -133,7 +135,7 @@ function LimitDescription({ limit }: { limit: LimitView }) {
             <Amount value={limit.remaining} unit="" />
           </>
         ) : null}{' '}
-        · <span className="num">{cstDateTime(limit.resets_at)}</span> 重置
+        · <DateTimeText ms={limit.resets_at} precision="minute" /> 重置
       </span>
       {limit.pending ? (
         <span className="protection-pending" data-testid="limit-pending">
@@ -145,7 +147,7 @@ function LimitDescription({ limit }: { limit: LimitView }) {
               调整为 <Amount value={limit.pending.limit} />
             </>
           )}
-          将于 <span className="num">{cstDateTime(limit.pending.effective_at)}</span> 生效
+          将于 <DateTimeText ms={limit.pending.effective_at} precision="minute" /> 生效
         </span>
       ) : null}
     </>
@@ -173,7 +175,10 @@ function LimitEditor({
     return run(async () => {
       const res = await callApi(setProtectionLimit, { body: { kind, period, amount: value } })
       const pending = res.limit.pending
-      showToast(pending ? `已提交，将于 ${cstDateTime(pending.effective_at)} 生效` : '限额已生效', 'success')
+      showToast(
+        pending ? `已提交，将于 ${formatDateMinute(pending.effective_at)} 生效` : '限额已生效',
+        'success',
+      )
       onDone()
     })
   }
@@ -183,12 +188,12 @@ function LimitEditor({
         修改{LIMIT_PERIOD_LABEL[period]}
         {LIMIT_KIND_LABEL[kind]}
       </p>
-      <Input
-        placeholder="请输入金额 (USDT)"
-        inputMode="decimal"
+      <AmountInput
+        label={`${LIMIT_PERIOD_LABEL[period]}${LIMIT_KIND_LABEL[kind]}`}
+        unit="USDT"
+        placeholder="请输入金额"
         value={amount}
         onChange={setAmount}
-        clearable
       />
       <div className="protection-editor__actions">
         <Button
@@ -217,18 +222,16 @@ const INTERVAL_LABEL = (minutes: number) => (minutes === 0 ? '关闭' : `${minut
 
 function RealityCheckSettings() {
   const check = useProtectionRead(realityCheck)
-  const save = async (value: number) => {
-    const parsed = realityCheckIntervalSchema.safeParse(value)
-    if (!parsed.success) return
-    try {
+  const [busy, run] = useBusy()
+  const save = (value: number) =>
+    run(async () => {
+      const parsed = realityCheckIntervalSchema.safeParse(value)
+      if (!parsed.success) return
       await check.mutate(await callApi(setRealityCheck, { body: { interval_minutes: parsed.data } }), {
         revalidate: false,
       })
       showToast(parsed.data === 0 ? '已关闭游戏时间提醒' : `每 ${parsed.data} 分钟提醒一次`, 'success')
-    } catch {
-      // callApi showed why.
-    }
-  }
+    })
   return (
     <section className="protection-section" data-testid="reality-check-settings">
       <List header="游戏时间提醒" mode="card">
@@ -237,11 +240,12 @@ function RealityCheckSettings() {
             <Selector
               className="protection-selector"
               columns={4}
+              disabled={busy}
               options={REALITY_CHECK_INTERVALS.map((m) => ({ label: INTERVAL_LABEL(m), value: m }))}
               value={check.data ? [check.data.interval_minutes] : []}
               onChange={(values) => {
                 const [value] = values
-                if (value !== undefined) save(value)
+                if (value !== undefined) void save(value)
               }}
             />
           </SectionState>
@@ -291,7 +295,7 @@ function ExclusionForm() {
     await run(async () => {
       const res = await callApi(startExclusion, { body: { period, password } })
       await Dialog.alert({
-        content: `已生效，至 ${cstDateTime(res.ends_at)}（北京时间）结束。期间可在“负责任博彩”页使用暂停期提现。`,
+        content: `已生效，至 ${formatDateMinute(res.ends_at)}（北京时间）结束。期间可在“负责任博彩”页使用暂停期提现。`,
         confirmText: '知道了',
       })
       // The server has ended every session of the account.

@@ -1,11 +1,12 @@
 import { Amount } from '@client/components/amount/amount'
+import { signedAmount } from '@client/lib/format'
 import { callApi } from '@client/lib/http'
 import { logOut } from '@client/lib/session-actions'
 import { useBusy } from '@client/lib/use-busy'
 import { acknowledgeRealityCheck, type RealityCheck, realityCheck } from '@shared/contract/protection'
 import Dialog from 'antd-mobile/es/components/dialog'
 import { useEffect } from 'react'
-import { formatDuration, signedAmount } from './protection-format'
+import { formatDuration } from './protection-format'
 import { useProtectionRead } from './use-protection-read'
 import './protection.css'
 

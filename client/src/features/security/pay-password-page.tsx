@@ -4,6 +4,7 @@ import { RequireLogin } from '@client/components/require-login/require-login'
 import { SegmentedControl } from '@client/components/segmented-control/segmented-control'
 import { SmsCodeButton } from '@client/components/sms-code-button/sms-code-button'
 import { paths } from '@client/config/paths'
+import { PAY_PASSWORD_MISMATCH, repeatProblem } from '@client/lib/form-rules'
 import { callApi } from '@client/lib/http'
 import { returnFrom } from '@client/lib/return-to'
 import { session, useSession } from '@client/lib/session-store'
@@ -51,8 +52,7 @@ export function PayPasswordPage() {
     if (proof === 'password' && !loginPassword) return '请输入登录密码'
     if (proof === 'sms' && !smsCodeField.safeParse(smsCode).success) return '请输入6位短信验证码'
     if (!payPasswordField.safeParse(payPassword).success) return '请输入6位数字支付密码'
-    if (confirm !== payPassword) return '两次输入的支付密码不一致'
-    return ''
+    return repeatProblem(confirm, payPassword, PAY_PASSWORD_MISMATCH) ?? ''
   }
 
   const submit = async () => {

@@ -8,6 +8,7 @@ import { ApiError, callApi } from '@client/lib/http'
 import { returnFrom } from '@client/lib/return-to'
 import { showToast } from '@client/lib/toast'
 import { useApi } from '@client/lib/use-api'
+import { useBusy } from '@client/lib/use-busy'
 import {
   bindWallet,
   deleteWallet,
@@ -48,43 +49,40 @@ function Addresses() {
 
   const update = (next: WalletList) => void mutate(next, { revalidate: false })
 
-  const makeDefault = async (wallet: WalletAddress) => {
-    const ok = await Dialog.confirm({
-      title: '设为默认地址',
-      content: `将「${wallet.label}」设为默认提现地址？`,
-      confirmText: '设为默认',
-      cancelText: '取消',
-    })
-    if (!ok) return
-    try {
+  // One change at a time: a second tap while one is asked or sent does nothing.
+  const [changing, run] = useBusy()
+
+  const makeDefault = (wallet: WalletAddress) =>
+    run(async () => {
+      const ok = await Dialog.confirm({
+        title: '设为默认地址',
+        content: `将「${wallet.label}」设为默认提现地址？`,
+        confirmText: '设为默认',
+        cancelText: '取消',
+      })
+      if (!ok) return
       update(await callApi(setDefaultWallet, { body: { id: wallet.id } }))
       showToast('已设为默认地址', 'success')
-    } catch {
-      // callApi showed why.
-    }
-  }
-
-  const remove = async (wallet: WalletAddress) => {
-    const ok = await Dialog.confirm({
-      title: '删除地址',
-      content: (
-        <div className="wallet-dialog">
-          <p>确定删除「{wallet.label}」？</p>
-          <p className="wallet-address">{wallet.address}</p>
-          {wallet.is_default ? <p>删除后，最新绑定的地址将成为默认地址。</p> : null}
-        </div>
-      ),
-      confirmText: '删除',
-      cancelText: '取消',
     })
-    if (!ok) return
-    try {
+
+  const remove = (wallet: WalletAddress) =>
+    run(async () => {
+      const ok = await Dialog.confirm({
+        title: '删除地址',
+        content: (
+          <div className="wallet-dialog">
+            <p>确定删除「{wallet.label}」？</p>
+            <p className="wallet-address">{wallet.address}</p>
+            {wallet.is_default ? <p>删除后，最新绑定的地址将成为默认地址。</p> : null}
+          </div>
+        ),
+        confirmText: '删除',
+        cancelText: '取消',
+      })
+      if (!ok) return
       update(await callApi(deleteWallet, { body: { id: wallet.id } }))
       showToast('地址已删除', 'success')
-    } catch {
-      // callApi showed why.
-    }
-  }
+    })
 
   if (!data) {
     return (
@@ -127,13 +125,19 @@ function Addresses() {
               </span>
               <span className="wallet-row-actions">
                 {wallet.is_default ? null : (
-                  <button type="button" className="text-button" onClick={() => void makeDefault(wallet)}>
+                  <button
+                    type="button"
+                    className="text-button"
+                    disabled={changing}
+                    onClick={() => void makeDefault(wallet)}
+                  >
                     设为默认
                   </button>
                 )}
                 <button
                   type="button"
                   className="text-button text-button--danger"
+                  disabled={changing}
                   onClick={() => void remove(wallet)}
                 >
                   删除

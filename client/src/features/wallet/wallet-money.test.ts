@@ -1,7 +1,7 @@
 import { formatMoney, toMicro } from '@shared/money'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { exchangeAllAmount, exchangeQuote, parseAmount, signedAmount, withdrawQuote } from './wallet-money'
+import { exchangeAllAmount, exchangeQuote, parseAmount, withdrawQuote } from './wallet-money'
 
 const RULES = {
   min_amount: '10',
@@ -38,11 +38,6 @@ describe('formatMoney', () => {
       }),
     )
   })
-})
-
-it('signedAmount shows the sign of incoming money too', () => {
-  expect(signedAmount('12.00')).toBe('+12.00')
-  expect(signedAmount('-1.00')).toBe('-1.00')
 })
 
 describe('withdrawQuote', () => {

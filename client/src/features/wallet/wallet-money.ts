@@ -14,11 +14,6 @@ export function parseAmount(text: string): number | null {
   return toMicro(trimmed)
 }
 
-/** A signed ledger amount with its sign always shown: "+12.00", "-3.00". */
-export function signedAmount(amount: string): string {
-  return amount.startsWith('-') || amount.startsWith('+') ? amount : `+${amount}`
-}
-
 /** Whether an amount string is below zero. */
 export const isNegative = (amount: string): boolean => amount.trim().startsWith('-')
 
