@@ -203,6 +203,20 @@ test('withdraw to a bound address with the payment password: in the withdrawal h
   await expect(rows).toHaveCount(2)
   await expect(rows.and(page.locator('[data-type="withdrawal"]'))).toContainText('-20.50USDT')
   await expect(rows.and(page.locator('[data-type="withdrawal_fee"]'))).toContainText('-1.00USDT')
+
+  // The type filter asks in the market's words, and narrows the list.
+  await page.getByText('全部类型').click()
+  await page.locator('.adm-dropdown-popup').getByText('提现手续费', { exact: true }).click()
+  await expect
+    .poll(() =>
+      market.front.calls.some(
+        (c) => c.url.startsWith('/api/wallet/flows?') && c.url.includes('type=tixian_shouxufei'),
+      ),
+    )
+    .toBe(true)
+  const all = page.getByTestId('fund-flow-row')
+  await expect(all.filter({ hasText: orderNo })).toHaveCount(1)
+  await expect(all.and(page.locator(':not([data-type="withdrawal_fee"])'))).toHaveCount(0)
 })
 
 test('a game round: a bet on 快三, its draw in the round panel and the results strip, then in the bet history', async ({
