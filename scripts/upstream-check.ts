@@ -292,8 +292,8 @@ Calls every endpoint of the contract on a live upstream and compares each answer
   --pay-password N       its payment password: the writes that need one (bind an address) run too
   --allow-writes         also call the writes that are harmless on a test account or undone at once
   --json                 print the report as JSON (for CI)
-  --adapter FILE         a module whose default export (or \`adapter\`) maps requests and answers
-                         between the contract and the upstream: { request?(endpoint, input), answer?(endpoint, body) }
+  --adapter FILE         the adapter file between the upstream and the contract (UPSTREAM_ADAPTER,
+                         JSON or YAML: docs/upstream-adapter.md); calls go out in the upstream's shape
   --timeout MS           time for one call (default ${REQUEST_TIMEOUT_MS})
 
 Exit status 0 when every call made conforms, 1 when one does not, 2 on bad arguments.`

@@ -573,8 +573,9 @@ function checkSection(): string[] {
     'undone straight after (a bound address is deleted, a changed setting set back); the ones that need',
     'the payment password also need `--pay-password`. Endpoints that move money, create what cannot be',
     'removed or lock the account are never called; each endpoint below says how the check treats it.',
-    '`--adapter FILE` loads a module that maps requests and answers between the contract and an upstream',
-    'that differs (`{ request?(endpoint, input), answer?(endpoint, body) }`, default or `adapter` export).',
+    '`--adapter FILE` reads the adapter file proxy mode reads (`UPSTREAM_ADAPTER`, JSON or YAML,',
+    '[docs/upstream-adapter.md](upstream-adapter.md)): calls go out in the upstream’s shape and answers are',
+    'translated back before they are judged.',
     '',
   ]
 }

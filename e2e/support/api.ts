@@ -23,6 +23,8 @@ export async function api<E extends Endpoint>(
     token?: string
     scope?: string
     idempotencyKey?: string
+    /** Another server than the one under test (a spec's own). */
+    base?: string
   } = {},
 ): Promise<DataOf<E>> {
   const headers = new Headers({ accept: 'application/json' })
@@ -32,7 +34,7 @@ export async function api<E extends Endpoint>(
   const body = encodeBody(endpoint, input.body)
   if (typeof body === 'string') headers.set('content-type', 'application/json')
   const path = pathWithQuery(endpoint, input.query)
-  const res = await fetch(`${baseUrl()}${path}`, { method: endpoint.method, headers, body })
+  const res = await fetch(`${input.base ?? baseUrl()}${path}`, { method: endpoint.method, headers, body })
   const envelope = looseEnvelopeSchema.parse(await res.json())
   if (!res.ok || !isSuccessCode(envelope.code)) {
     throw new Error(

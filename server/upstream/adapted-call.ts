@@ -1,7 +1,10 @@
 import type { Endpoint } from '@shared/contract/endpoint'
 import type { Adapter, Fields, UpstreamCall } from './adapter'
 
-/** A call's fields, from its query string and its body (urlencoded, JSON or multipart), every value a string. */
+/**
+ * A call's fields, from its query string and its body (urlencoded, JSON or multipart): text from a
+ * query or a form, a JSON body's values as they are (lists and objects too).
+ */
 export async function fieldsOf(
   contentType: string | undefined,
   body: Buffer | string | null,
@@ -16,7 +19,7 @@ export async function fieldsOf(
   if (type.includes('application/json')) {
     const json = JSON.parse(text) as unknown
     if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
-      for (const [k, v] of Object.entries(json)) fields[k] = typeof v === 'string' ? v : JSON.stringify(v)
+      for (const [k, v] of Object.entries(json)) fields[k] = v
     }
   } else if (type.includes('multipart/form-data')) {
     const bytes = typeof body === 'string' ? body : new Uint8Array(body)

@@ -1,8 +1,10 @@
 import { join } from 'node:path'
 import { getBalance, login } from '@shared/contract/account'
-import { fundFlow } from '@shared/contract/wallet'
+import { placeBets } from '@shared/contract/games'
+import { fundFlow, getDepositOrder } from '@shared/contract/wallet'
 import { describe, expect, it } from 'vitest'
 import { ROOT_DIR } from '../paths'
+import { fieldsOf } from './adapted-call'
 import { AdapterError, loadAdapter } from './adapter'
 import { checkAnswer } from './contract-monitor'
 
@@ -96,5 +98,51 @@ describe('translating', () => {
     expect(lost).toEqual({ code: 10001, msg: '请重新登录', data: null })
     const refused = adapter.answer(getBalance, { code: 5003, message: '余额不足', data: null })
     expect(refused.code).toBe(5003)
+  })
+})
+
+describe('a call with a JSON body and a path parameter', () => {
+  const adapter = loadAdapter(MARKET)
+
+  it('renames and retypes fields inside lists, in the order written, and keeps lists as lists', () => {
+    expect(
+      adapter.request(placeBets, {
+        game: 'kuaisan',
+        round_id: '202611270601',
+        bets: [
+          { bet_type: 'big', amount: '3.25' },
+          { bet_type: 'odd', amount: '1' },
+        ],
+      }),
+    ).toEqual({
+      method: 'POST',
+      path: '/api/game/bet',
+      encoding: 'json',
+      fields: {
+        gameCode: 'kuaisan',
+        issue: '202611270601',
+        items: [
+          { playCode: 'big', amount: 3.25 },
+          { playCode: 'odd', amount: 1 },
+        ],
+      },
+    })
+  })
+
+  it('fills `{name}` in the path from the field of that name, which leaves the query', () => {
+    expect(adapter.request(getDepositOrder, { id: '17' })).toEqual({
+      method: 'GET',
+      path: '/api/recharge/order/17',
+      encoding: 'query',
+      fields: {},
+    })
+  })
+
+  it('reads a JSON body’s lists and objects as they are', async () => {
+    const body = Buffer.from(JSON.stringify({ game: 'qukuai', bets: [{ bet_type: 'big', amount: '1' }] }))
+    expect(await fieldsOf('application/json', body, '/api/games/bet')).toEqual({
+      game: 'qukuai',
+      bets: [{ bet_type: 'big', amount: '1' }],
+    })
   })
 })

@@ -33,12 +33,15 @@ const endpointAdapterSchema = z.strictObject({
   encoding: z.enum(['query', 'urlencoded', 'multipart', 'json']).optional(),
   request: z
     .strictObject({
-      /** Our field name → the upstream's. */
-      rename: z.record(z.string(), z.string()).optional(),
-      /** Per field (by our name): our value → the upstream's. */
-      values: z.record(z.string(), valueMap).optional(),
-      /** Per field (by our name): the type the upstream wants (amounts as numbers…). */
-      types: z.record(z.string(), requestConversion).optional(),
+      /**
+       * Our field → the upstream's, applied in the order written. Dot paths reach inside a JSON
+       * body (`bets[].bet_type: items[].betType`).
+       */
+      rename: z.record(pathSchema, pathSchema).optional(),
+      /** Per field (by our path): our value → the upstream's. */
+      values: z.record(pathSchema, valueMap).optional(),
+      /** Per field (by our path): the type the upstream wants (amounts as numbers…). */
+      types: z.record(pathSchema, requestConversion).optional(),
     })
     .optional(),
   answer: z
@@ -197,6 +200,14 @@ function removeAll(root: Json, path: string): void {
   }
 }
 
+/** Moves every value at one path to another, list positions kept. */
+function moveAll(root: Record<string, Json>, from: string, to: string): void {
+  const found = getAll(root, from)
+  if (found.length === 0) return
+  removeAll(root, from)
+  for (const { at, value } of found) setAt(root, to, at, value)
+}
+
 /** Our path, `[]` and all, in the `data` of one answer: every value there replaced by `f` of it. */
 function mapAll(root: Record<string, Json>, path: string, f: (v: Json) => Json): void {
   for (const { at, value } of getAll(root, path)) setAt(root, path, at, f(value))
@@ -241,8 +252,11 @@ function decimals(n: number): number {
   return dot < 0 ? 0 : Math.min(6, text.length - dot - 1)
 }
 
-/** Fields of a request as the proxy reads them: every value a string, as forms and queries carry them. */
-export type Fields = Record<string, string>
+/**
+ * Fields of a request as the proxy reads them: text from a query or a form, any JSON value (lists
+ * and objects too) from a JSON body.
+ */
+export type Fields = Record<string, Json>
 
 /** The upstream's shape of one call, from ours. */
 export interface UpstreamCall {
@@ -261,24 +275,39 @@ export class Adapter {
     return this.file.endpoints[endpoint.id]
   }
 
-  /** Our call (its fields from the query and the body) as the upstream wants it. */
+  /**
+   * Our call (its fields from the query and the body) as the upstream wants it: values, types, then
+   * renames (each by our path), and `{name}` in the path filled from the field of that name.
+   */
   request(endpoint: Endpoint, fields: Fields): UpstreamCall {
     const entry = this.forEndpoint(endpoint)
     const req = entry?.request
-    const out: Record<string, Json> = {}
-    for (const [name, value] of Object.entries(fields)) {
-      let v: Json = value
-      const mapped = req?.values?.[name]
-      if (mapped && value in mapped) v = mapped[value]
-      const type = req?.types?.[name]
-      if (type === 'number' || type === 'int')
-        v = typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v
-      out[req?.rename?.[name] ?? name] = v
+    const out = structuredClone(fields) as Record<string, Json>
+    for (const [path, map] of Object.entries(req?.values ?? {})) {
+      mapAll(out, path, (v) => (v !== null && v !== undefined && String(v) in map ? map[String(v)] : v))
     }
+    for (const [path, to] of Object.entries(req?.types ?? {})) {
+      mapAll(out, path, (v) =>
+        to === 'string'
+          ? v === null || v === undefined || typeof v === 'object'
+            ? v
+            : String(v)
+          : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+            ? Number(v)
+            : v,
+      )
+    }
+    for (const [ours, theirs] of Object.entries(req?.rename ?? {})) moveAll(out, ours, theirs)
     const method = entry?.method ?? endpoint.method
+    let path = entry?.path ?? endpoint.path
+    path = path.replace(/\{([A-Za-z_$][\w$]*)\}/g, (_, name: string) => {
+      const value = out[name]
+      delete out[name]
+      return encodeURIComponent(value === undefined || value === null ? '' : String(value))
+    })
     return {
       method,
-      path: entry?.path ?? endpoint.path,
+      path,
       encoding: entry?.encoding ?? (method === 'GET' ? 'query' : (endpoint.encoding ?? 'urlencoded')),
       fields: out,
     }
@@ -322,12 +351,7 @@ export class Adapter {
     data: Record<string, Json>,
     query: Fields,
   ): Json {
-    for (const [theirs, ours] of Object.entries(spec.rename ?? {})) {
-      const found = getAll(data, theirs)
-      if (found.length === 0) continue
-      removeAll(data, theirs)
-      for (const { at, value } of found) setAt(data, ours, at, value)
-    }
+    for (const [theirs, ours] of Object.entries(spec.rename ?? {})) moveAll(data, theirs, ours)
     for (const [path, map] of Object.entries(spec.values ?? {})) {
       mapAll(data, path, (v) => (v !== null && v !== undefined && String(v) in map ? map[String(v)] : v))
     }
