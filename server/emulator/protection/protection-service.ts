@@ -18,11 +18,12 @@ import {
 } from '@shared/contract/protection'
 import { CODE } from '@shared/envelope'
 import { formatMoney } from '@shared/money'
-import { type AccountRepository, maskPhone, type PlayerRow } from '../account/account-repository'
+import type { AccountRepository, PlayerRow } from '../account/account-repository'
 import type { AccountService } from '../account/account-service'
-import { signInMatches } from '../account/password-guard'
+import { maskPhone } from '../account/mask-phone'
 import { hashPassword } from '../account/passwords'
-import { hashToken, type SessionRepository } from '../account/session-repository'
+import type { SessionRepository } from '../account/session-repository'
+import { hashToken } from '../account/session-token'
 import type { EmuClock } from '../clock'
 import type { WithdrawalService } from '../wallet/withdrawal-service'
 import { addCstMonths, cstDate, periodRange } from './periods'
@@ -38,7 +39,10 @@ export interface ProtectionDeps {
   readonly guard: ProtectionGuard
   readonly accounts: AccountRepository
   /** Proves the login password through its counted lock. */
-  readonly account: Pick<AccountService, 'proveLoginPassword' | 'sendSms' | 'consumeSms'>
+  readonly account: Pick<
+    AccountService,
+    'proveLoginPassword' | 'refuseUnknownPhone' | 'sendSms' | 'consumeSms'
+  >
   readonly sessions: SessionRepository
   readonly withdrawals: WithdrawalService
 }
@@ -330,7 +334,7 @@ export class ProtectionService {
   private async provePlayer(phone: string, password: string) {
     const player = this.deps.accounts.findByPhone(phone)
     if (!player) {
-      await signInMatches(undefined, password)
+      await this.deps.account.refuseUnknownPhone(password)
       throw fail(PROTECTION_MSG.wrongPassword)
     }
     await this.deps.account.proveLoginPassword(player, password)
