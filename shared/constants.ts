@@ -3,7 +3,6 @@ export const REQUEST_TIMEOUT_MS = 10_000
 export const LOADING_TOAST_AFTER_MS = 1_500
 export const DOUBLE_TAP_WINDOW_MS = 300
 export const TOAST_DURATION_MS = 2_000
-export const DEBOUNCE_MS = 500
 export const CAPTURE_TIMEOUT_MS = 15_000
 export const CHAT_FALLBACK_MS = 2_000
 export const DESIGN_WIDTH_PX = 375

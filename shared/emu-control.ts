@@ -92,7 +92,6 @@ export const faultActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('truncate') }),
 ])
 export type FaultAction = z.infer<typeof faultActionSchema>
-export type FaultActionType = FaultAction['type']
 
 const isRegExp = (source: string): boolean => {
   try {
@@ -531,7 +530,6 @@ export const activateSchema = z.strictObject({
   /** Let the scenario's clock move the world clock backwards. */
   force: z.boolean().optional(),
 })
-export type ActivateInput = z.infer<typeof activateSchema>
 
 export const activationSchema = z.object({
   scenario: z.string(),

@@ -6,20 +6,10 @@ export {
   envelopeMessage,
   isSessionLostCode,
   isSuccessCode,
-  type LooseEnvelope,
   readLooseEnvelope,
   SESSION_LOST_CODES,
   SUCCESS_CODES,
 } from './envelope-plain'
-
-/** `{ code, msg, data }`; the upstream sometimes says `message` instead of `msg`. */
-export const envelopeSchema = <T extends z.ZodType>(data: T) =>
-  z.object({
-    code: z.number().int(),
-    msg: z.string().optional(),
-    message: z.string().optional(),
-    data,
-  })
 
 /** Any envelope, data unchecked: what a failure or an unknown answer is read as. */
 export const looseEnvelopeSchema = z.object({

@@ -7,16 +7,18 @@ import { migrate } from '../db/migrations'
 import { IDEMPOTENCY_DEFAULTS, IdempotencyStore } from '../http/idempotency'
 import { accountSeeder } from './account/account-seeder'
 import { AccountService } from './account/account-service'
+import { PasswordGuard } from './account/password-guard'
 import { loadAgentSettings } from './agent/agent-fixtures'
 import { agentSeeder } from './agent/agent-seeder'
 import { AgentService } from './agent/agent-service'
 import type { EmuClock } from './clock'
 import { WorldClockStore } from './clock-store'
 import { loadContent } from './content/content-fixtures'
+import { contentSeeder } from './content/content-seeder'
 import { ContentService } from './content/content-service'
 import { GamesDomain } from './games/games-domain'
 import { gamesSeeder, loadGamesConfig } from './games/games-seeder'
-import { bumpLedgerGeneration, LedgerRepository } from './ledger/ledger-repository'
+import { LedgerRepository } from './ledger/ledger-repository'
 import { ProtectionGuard } from './protection/protection-guard'
 import { ProtectionService } from './protection/protection-service'
 import { reseed, type Seeder } from './seed'
@@ -60,11 +62,19 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
   const ticker = new Ticker(clock, log)
   const ledger = new LedgerRepository(db)
   const guard = new ProtectionGuard(db)
-  const accounts = new AccountService(db, clock, config, log, guard)
+  const accounts = new AccountService(db, clock, config, log, guard, ledger)
 
   const walletSettings = new WalletSettingsHolder(loadWalletFixture(fixturesDir))
   const wallet = new WalletDomain(
-    { db, clock, ledger, accounts: accounts.accounts, protection: guard, settings: walletSettings },
+    {
+      db,
+      clock,
+      ledger,
+      accounts: accounts.accounts,
+      payGuard: new PasswordGuard(db, 'pay', () => clock.worldNow()),
+      protection: guard,
+      settings: walletSettings,
+    },
     loadPromotionsFixture(fixturesDir),
   )
 
@@ -84,11 +94,13 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
   })
 
   // In this order: each seeder hangs its rows below the players the account seeder wrote.
+  // Each writes its own domain's rows, through the repositories handed to it.
   const seeders: Seeder[] = [
-    accountSeeder,
-    gamesSeeder(gamesConfig),
-    agentSeeder,
-    walletSeeder(walletSettings),
+    accountSeeder(accounts.accounts, ledger),
+    gamesSeeder(gamesConfig, accounts.accounts, games.betAddresses),
+    agentSeeder(accounts.accounts),
+    walletSeeder(walletSettings, accounts.accounts, wallet.withdrawals.withdrawals),
+    contentSeeder(content.announcements),
   ]
   ticker.register('games', (now) => games.rounds.catchUp(now))
   ticker.register('wallet', (now) => wallet.runDue(now))
@@ -112,7 +124,7 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
       await reseed(db, seeders, { fixturesDir, now: clock.now() })
       accounts.sessions.clearCache()
       guard.reload()
-      bumpLedgerGeneration(db)
+      ledger.markBalancesChanged()
       // The reset emptied every table, the kept clock's too.
       worldClock.save()
     },

@@ -8,18 +8,19 @@ export interface SeedContext {
 
 /**
  * A seeder does its slow work (reading fixtures, hashing passwords) first and returns the writes,
- * which run together in one transaction, so a reset is all or nothing.
+ * which run together in one transaction, so a reset is all or nothing. It writes through the
+ * repositories the composition root hands it, each domain its own rows.
  */
-export type Seeder = (ctx: SeedContext) => Promise<(db: Db) => void>
+export type Seeder = (ctx: SeedContext) => Promise<() => void>
 
 /** Empties every data table and writes the seed; seeders run in the order given. */
 export async function reseed(db: Db, seeders: readonly Seeder[], ctx: SeedContext): Promise<void> {
-  const writes: ((db: Db) => void)[] = []
+  const writes: (() => void)[] = []
   for (const seeder of seeders) writes.push(await seeder(ctx))
   db.transaction(() => {
     db.pragma('defer_foreign_keys = ON')
     for (const table of dataTables(db)) db.prepare(`DELETE FROM "${table}"`).run()
-    for (const write of writes) write(db)
+    for (const write of writes) write()
   }).immediate()
 }
 

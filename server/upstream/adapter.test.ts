@@ -94,6 +94,32 @@ describe('translating', () => {
       ],
     })
 
+    // A short page with more rows by the total: has_more as the emulator's pages say it
+    // (server/http/paged.ts), rows after the last one on this page.
+    const short = adapter.answer(
+      fundFlow,
+      {
+        code: 200,
+        message: '成功',
+        data: {
+          total: 4,
+          list: [
+            {
+              flowId: 8,
+              type: 'chongzhi',
+              currency: 'USDT',
+              amount: 1,
+              balanceAfter: 1,
+              createdAt: 1_795_800_000,
+              memo: '',
+            },
+          ],
+        },
+      },
+      { page: '2', page_size: '2' },
+    )
+    expect(short.data).toMatchObject({ page: 2, page_size: 2, total: 4, has_more: true })
+
     const lost = adapter.answer(getBalance, { code: 401, message: '请重新登录', data: null })
     expect(lost).toEqual({ code: 10001, msg: '请重新登录', data: null })
     const refused = adapter.answer(getBalance, { code: 5003, message: '余额不足', data: null })

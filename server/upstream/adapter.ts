@@ -4,6 +4,7 @@ import { ENDPOINTS } from '@shared/contract/registry'
 import { CODE } from '@shared/envelope'
 import { LineCounter, parseDocument } from 'yaml'
 import { z } from 'zod'
+import { hasMore } from '../http/paged'
 
 /**
  * The upstream adapter: a declarative file (UPSTREAM_ADAPTER, JSON or YAML) that says how an
@@ -374,7 +375,8 @@ export class Adapter {
       const total =
         typeof data.total === 'number' ? data.total : Array.isArray(data.list) ? data.list.length : 0
       data.total = total
-      data.has_more ??= (data.page as number) * (data.page_size as number) < total
+      const rows = Array.isArray(data.list) ? data.list.length : 0
+      data.has_more ??= hasMore(data.page as number, data.page_size as number, rows, total)
     }
     return data
   }

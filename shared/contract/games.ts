@@ -411,6 +411,3 @@ export const GAME_ENDPOINTS = [
   sendTransferBet,
   transferHistory,
 ] as const
-
-/** Body of POST /__emu/transfers: a transfer as the chain would bring it (no session needed). */
-export const emuTransferBody = transferBetBody

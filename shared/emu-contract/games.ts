@@ -1,4 +1,4 @@
-import { commitmentSchema, emuTransferBody, transferSchema } from '@shared/contract/games'
+import { commitmentSchema, transferBetBody, transferSchema } from '@shared/contract/games'
 import { gameCodeSchema } from '@shared/games/config'
 import { z } from 'zod'
 import { defineControl } from './control-endpoint'
@@ -13,7 +13,7 @@ export const emuTransfer = defineControl({
     'A transfer bet as the chain would bring it, from a bound bet address to a receiving address (no session)',
   tag: 'games',
   emulatorOnly: true,
-  body: emuTransferBody,
+  body: transferBetBody,
   data: transferSchema,
 })
 

@@ -44,8 +44,6 @@ export const paths = {
   excludedWithdraw: '/protection/withdraw',
 } as const
 
-export type AppPath = (typeof paths)[keyof typeof paths]
-
 /** `isreg`: 1 opens the register form; 0 is used after session loss. */
 export const LOGIN_QUERY = 'isreg'
 

@@ -2,7 +2,7 @@ import type { Db } from '@server/db/database'
 import { ReadCache } from '@server/db/read-cache'
 import type { UserInfo } from '@shared/contract/account'
 import { maskPhone } from '@shared/mask'
-import { ledgerGeneration } from '../ledger/ledger-repository'
+import type { BalanceGeneration } from '../ledger/ledger-repository'
 
 /**
  * How long a balance read is reused while no posting is written in this process. Postings here
@@ -34,6 +34,9 @@ export interface NewPlayer {
   inviteCode: string
   inviterId: number | null
   at: number
+  /** Seeded players may start with a payment password and a VIP level; registered ones never do. */
+  payPasswordHash?: string | null
+  vipLevel?: number
 }
 
 export class AccountRepository {
@@ -47,13 +50,17 @@ export class AccountRepository {
     BALANCE_CACHE_MS,
   )
 
-  constructor(private readonly db: Db) {
+  /** `ledger`: the one ledger balances move through, whose generation tells a cached balance is stale. */
+  constructor(
+    private readonly db: Db,
+    private readonly ledger: BalanceGeneration,
+  ) {
     this.byId = db.prepare<[number], PlayerRow>('SELECT * FROM players WHERE id = ?')
     this.byPhone = db.prepare<[string], PlayerRow>('SELECT * FROM players WHERE phone = ?')
     this.byInviteCode = db.prepare<[string], PlayerRow>('SELECT * FROM players WHERE invite_code = ?')
     this.insertPlayer = db.prepare(
-      `INSERT INTO players (phone, nickname, password_hash, invite_code, inviter_id, created_at)
-       VALUES (@phone, @nickname, @passwordHash, @inviteCode, @inviterId, @at)`,
+      `INSERT INTO players (phone, nickname, password_hash, pay_password_hash, invite_code, inviter_id, vip_level, created_at)
+       VALUES (@phone, @nickname, @passwordHash, @payPasswordHash, @inviteCode, @inviterId, @vipLevel, @at)`,
     )
     this.balances = db.prepare<[number], Balances>(
       'SELECT balance_micro, trx_balance_micro FROM players WHERE id = ?',
@@ -77,12 +84,16 @@ export class AccountRepository {
   }
 
   create(p: NewPlayer): number {
-    return Number(this.insertPlayer.run(p).lastInsertRowid)
+    return Number(this.insertPlayer.run({ payPasswordHash: null, vipLevel: 0, ...p }).lastInsertRowid)
+  }
+
+  setInviter(id: number, inviterId: number): void {
+    this.db.prepare('UPDATE players SET inviter_id = ? WHERE id = ?').run(inviterId, id)
   }
 
   /** The player's balances; reused for up to BALANCE_CACHE_MS unless a posting was written meanwhile. */
   balancesOf(id: number): Balances | undefined {
-    const generation = ledgerGeneration(this.db)
+    const generation = this.ledger.generation
     const wall = Date.now()
     const cached = this.balanceCache.get(id, wall)
     if (cached && cached.generation === generation) return cached.row

@@ -10,6 +10,7 @@ import { SERVER_MSG } from '@shared/messages'
 import { formatMoney } from '@shared/money'
 import type { FastifyBaseLogger } from 'fastify'
 import type { EmuClock } from '../clock'
+import type { BalanceGeneration } from '../ledger/ledger-repository'
 import type { ProtectionGuard } from '../protection/protection-guard'
 import { AccountRepository, type PlayerRow } from './account-repository'
 import { isCommonPassword } from './common-passwords'
@@ -56,8 +57,9 @@ export class AccountService {
     private readonly config: Config,
     private readonly log: FastifyBaseLogger,
     private readonly protection: ProtectionGuard,
+    ledger: BalanceGeneration,
   ) {
-    this.accounts = new AccountRepository(db)
+    this.accounts = new AccountRepository(db, ledger)
     this.sessions = new SessionRepository(db)
     this.sms = new SmsRepository(db)
     this.loginGuard = new PasswordGuard(db, 'login', () => clock.worldNow())
@@ -231,6 +233,11 @@ export class AccountService {
       player.password_hash,
       password,
     )
+  }
+
+  /** For a phone no player has: takes as long as a wrong password, so the answer can't tell them apart. */
+  async refuseUnknownPhone(password: string): Promise<void> {
+    await signInMatches(undefined, password)
   }
 
   private newInviteCode(): string {

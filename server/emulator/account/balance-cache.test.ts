@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { type Db, immediate, openDatabase } from '@server/db/database'
 import { migrate } from '@server/db/migrations'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { bumpLedgerGeneration, LedgerRepository } from '../ledger/ledger-repository'
+import { LedgerRepository } from '../ledger/ledger-repository'
 import { AccountRepository } from './account-repository'
 
 /** Balance reads are reused briefly; no posting may ever be hidden by it in this process. */
@@ -12,12 +12,14 @@ describe('balance reads', () => {
   let dir: string
   let db: Db
   let other: Db
+  let ledger: LedgerRepository
   let accounts: AccountRepository
   let player: number
 
+  /** A posting through the ledger this process was handed, or through another process's own. */
   const post = (on: Db, amountMicro: number) =>
     immediate(on, () =>
-      new LedgerRepository(on).post({
+      (on === db ? ledger : new LedgerRepository(on)).post({
         playerId: player,
         currency: 'USDT',
         type: 'topup',
@@ -30,7 +32,8 @@ describe('balance reads', () => {
     dir = mkdtempSync(join(tmpdir(), 'balance-cache-'))
     db = openDatabase(join(dir, 'db.sqlite'))
     migrate(db)
-    accounts = new AccountRepository(db)
+    ledger = new LedgerRepository(db)
+    accounts = new AccountRepository(db, ledger)
     player = accounts.create({
       phone: '13800000001',
       nickname: 'p',
@@ -62,7 +65,7 @@ describe('balance reads', () => {
     expect(accounts.balancesOf(player)?.balance_micro).toBe(0)
     expect(() =>
       immediate(db, () => {
-        new LedgerRepository(db).post({
+        ledger.post({
           playerId: player,
           currency: 'USDT',
           type: 'topup',
@@ -85,10 +88,10 @@ describe('balance reads', () => {
     expect(accounts.balancesOf(player)?.balance_micro).toBe(4_000_000)
   })
 
-  it('reads again after a reset bumps the generation', () => {
+  it('reads again once the ledger is told balances changed without a posting (the reset)', () => {
     expect(accounts.balancesOf(player)?.balance_micro).toBe(0)
     other.prepare('UPDATE players SET balance_micro = 9 WHERE id = ?').run(player)
-    bumpLedgerGeneration(db)
+    ledger.markBalancesChanged()
     expect(accounts.balancesOf(player)?.balance_micro).toBe(9)
   })
 })

@@ -1,9 +1,7 @@
-import { hash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { Db } from '@server/db/database'
 import { ReadCache } from '@server/db/read-cache'
-
-/** Only a hash of each token is stored, so a copy of the database gives no working tokens. */
-export const hashToken = (token: string): string => hash('sha256', token, 'hex')
+import { hashToken } from './session-token'
 
 export interface SessionRow {
   token_hash: string

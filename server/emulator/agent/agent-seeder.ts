@@ -1,3 +1,4 @@
+import type { AccountRepository } from '../account/account-repository'
 import { hashPassword } from '../account/passwords'
 import type { Seeder } from '../seed'
 import { loadAgentFixture } from './agent-fixtures'
@@ -12,28 +13,29 @@ const cachedHash = (password: string) => {
   return h
 }
 
-/** The demo player's seeded team (runs after the account seeder, whose players it hangs below). */
-export const agentSeeder: Seeder = async ({ fixturesDir, now }) => {
-  const team = loadAgentFixture(fixturesDir).demo_team
-  const hashed = await Promise.all(team.map(async (m) => ({ ...m, hash: await cachedHash(m.password) })))
-  return (db) => {
-    const inviterOf = db.prepare<[string], { id: number }>('SELECT id FROM players WHERE invite_code = ?')
-    const insert = db.prepare(
-      `INSERT INTO players (phone, nickname, password_hash, invite_code, inviter_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    )
-    hashed.forEach((m, i) => {
-      const inviter = inviterOf.get(m.inviter)
-      if (!inviter) throw new Error(`fixture agent.json: demo_team ${m.phone}: unknown inviter ${m.inviter}`)
-      // Joined a day apart, oldest first, so the team list has an order to show.
-      insert.run(
-        m.phone,
-        m.nickname,
-        m.hash,
-        m.invite_code,
-        inviter.id,
-        now - (hashed.length - i) * 86_400_000,
-      )
-    })
+/**
+ * The demo player's seeded team (runs after the account seeder, whose players it hangs below),
+ * written through the account domain's repository.
+ */
+export const agentSeeder =
+  (accounts: AccountRepository): Seeder =>
+  async ({ fixturesDir, now }) => {
+    const team = loadAgentFixture(fixturesDir).demo_team
+    const hashed = await Promise.all(team.map(async (m) => ({ ...m, hash: await cachedHash(m.password) })))
+    return () => {
+      hashed.forEach((m, i) => {
+        const inviter = accounts.findByInviteCode(m.inviter)
+        if (!inviter)
+          throw new Error(`fixture agent.json: demo_team ${m.phone}: unknown inviter ${m.inviter}`)
+        // Joined a day apart, oldest first, so the team list has an order to show.
+        accounts.create({
+          phone: m.phone,
+          nickname: m.nickname,
+          passwordHash: m.hash,
+          inviteCode: m.invite_code,
+          inviterId: inviter.id,
+          at: now - (hashed.length - i) * 86_400_000,
+        })
+      })
+    }
   }
-}

@@ -4,10 +4,21 @@ import type { z } from 'zod'
 
 type Announcement = z.infer<typeof announcementSchema>
 
+export interface NewAnnouncement {
+  title: string
+  content: string
+  pinned: boolean
+  publishedAt: number
+}
+
 export class AnnouncementRepository {
   private readonly published
+  private readonly add
 
   constructor(db: Db) {
+    this.add = db.prepare<[string, string, number, number]>(
+      'INSERT INTO announcements (title, content, pinned, published_at) VALUES (?, ?, ?, ?)',
+    )
     this.published = db.prepare<
       [number],
       { id: number; title: string; content: string; pinned: number; published_at: number }
@@ -17,5 +28,9 @@ export class AnnouncementRepository {
   /** Published by `now`, pinned first, newest first. */
   list(now: number): Announcement[] {
     return this.published.all(now).map((r) => ({ ...r, pinned: r.pinned === 1 }))
+  }
+
+  insert(a: NewAnnouncement): void {
+    this.add.run(a.title, a.content, a.pinned ? 1 : 0, a.publishedAt)
   }
 }

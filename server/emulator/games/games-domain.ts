@@ -26,6 +26,7 @@ export class GamesDomain {
   readonly rounds: RoundService
   readonly bets: BetService
   readonly transfers: TransferService
+  readonly betAddresses: BetAddressRepository
 
   constructor(
     db: Db,
@@ -41,12 +42,13 @@ export class GamesDomain {
     this.settlement = new BetSettlement(config, this.repo, ledger)
     this.rounds = new RoundService(db, clock, config, this.chain, this.repo, this.settlement, log)
     this.bets = new BetService(db, clock, config, this.repo, ledger, protection, this.rounds)
+    this.betAddresses = new BetAddressRepository(db)
     this.transfers = new TransferService(
       db,
       clock,
       config,
       this.repo,
-      new BetAddressRepository(db),
+      this.betAddresses,
       ledger,
       protection,
       this.rounds,

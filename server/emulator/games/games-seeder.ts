@@ -1,19 +1,17 @@
 import { type GamesConfig, gamesConfigSchema } from '@shared/games/config'
-import { AccountRepository } from '../account/account-repository'
+import type { AccountRepository } from '../account/account-repository'
 import { loadFixture } from '../fixtures'
 import type { Seeder } from '../seed'
-import { BetAddressRepository } from './bet-address-repository'
+import type { BetAddressRepository } from './bet-address-repository'
 
 export const loadGamesConfig = (fixturesDir: string): GamesConfig =>
   loadFixture(fixturesDir, 'games.json', gamesConfigSchema)
 
 /** Bet addresses bound at seed time, by the player's phone (skipped when no such player was seeded). */
 export const gamesSeeder =
-  (games: GamesConfig): Seeder =>
+  (games: GamesConfig, accounts: AccountRepository, repo: BetAddressRepository): Seeder =>
   async ({ now }) =>
-  (db) => {
-    const accounts = new AccountRepository(db)
-    const repo = new BetAddressRepository(db)
+  () => {
     for (const a of games.bet_addresses) {
       // Demo data for whichever players exist: another seed (a scenario's) may not have this one.
       const player = accounts.findByPhone(a.phone)

@@ -1,6 +1,7 @@
 import type { Db } from '@server/db/database'
 import type { FundFlowType } from '@shared/contract/wallet'
 import type { Statement } from 'better-sqlite3'
+import { InsufficientFundsError } from './insufficient-funds'
 
 export type Currency = 'USDT' | 'TRX'
 
@@ -21,21 +22,9 @@ export interface Posting {
   readonly at: number
 }
 
-/** Balance postings made in this process, per database: a cached balance is stale once it moves. */
-const generations = new WeakMap<Db, number>()
-
-/** Moves whenever a posting is written on this database in this process (see AccountRepository.balancesOf). */
-export function ledgerGeneration(db: Db): number {
-  return generations.get(db) ?? 0
-}
-
-/** For writes that change balances without a posting (the data reset to the seed). */
-export function bumpLedgerGeneration(db: Db): void {
-  generations.set(db, ledgerGeneration(db) + 1)
-}
-
-export class InsufficientFundsError extends Error {
-  override name = 'InsufficientFundsError'
+/** What a balance cache needs of the ledger: a count that moves whenever a balance may have. */
+export interface BalanceGeneration {
+  readonly generation: number
 }
 
 /**
@@ -43,11 +32,13 @@ export class InsufficientFundsError extends Error {
  * Call inside a BEGIN IMMEDIATE transaction; a debit that would go below zero throws
  * InsufficientFundsError and the caller's transaction rolls back.
  */
-export class LedgerRepository {
+export class LedgerRepository implements BalanceGeneration {
   private readonly credit: Record<Currency, Statement<[number, number, number]>>
   private readonly balanceOf: Record<Currency, Statement<[number], number>>
   private readonly insert: Statement<unknown[]>
   private readonly typeCount: Statement<[number, string], number>
+
+  private postings = 0
 
   constructor(private readonly db: Db) {
     // Per currency, an update and a read: UPDATE … RETURNING costs more than the two.
@@ -68,6 +59,19 @@ export class LedgerRepository {
       .pluck()
   }
 
+  /**
+   * Moves whenever a posting is written through this ledger (the composition root builds one and
+   * hands it to every domain), so a balance read before it moved is stale (AccountRepository.balancesOf).
+   */
+  get generation(): number {
+    return this.postings
+  }
+
+  /** For writes that change balances without a posting (the data reset to the seed). */
+  markBalancesChanged(): void {
+    this.postings++
+  }
+
   /** How many postings of this type the player has. */
   countOfType(playerId: number, type: LedgerType): number {
     return this.typeCount.get(playerId, type) ?? 0
@@ -80,7 +84,7 @@ export class LedgerRepository {
     }
     if (!this.db.inTransaction) throw new Error('ledger postings must run inside a transaction')
     // Before the write: whether it commits or rolls back, balances read before it are old news.
-    bumpLedgerGeneration(this.db)
+    this.postings++
     const { changes } = this.credit[p.currency].run(p.amountMicro, p.playerId, p.amountMicro)
     const row = changes === 1 ? this.balanceOf[p.currency].get(p.playerId) : undefined
     if (row === undefined)

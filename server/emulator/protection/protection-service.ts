@@ -21,9 +21,9 @@ import { maskPhone } from '@shared/mask'
 import { formatMoney } from '@shared/money'
 import type { AccountRepository, PlayerRow } from '../account/account-repository'
 import type { AccountService } from '../account/account-service'
-import { signInMatches } from '../account/password-guard'
 import { hashPassword } from '../account/passwords'
-import { hashToken, type SessionRepository } from '../account/session-repository'
+import type { SessionRepository } from '../account/session-repository'
+import { hashToken } from '../account/session-token'
 import type { EmuClock } from '../clock'
 import type { WithdrawalService } from '../wallet/withdrawal-service'
 import { addCstMonths, cstDate, periodRange } from './periods'
@@ -39,7 +39,10 @@ export interface ProtectionDeps {
   readonly guard: ProtectionGuard
   readonly accounts: AccountRepository
   /** Proves the login password through its counted lock. */
-  readonly account: Pick<AccountService, 'proveLoginPassword' | 'sendSms' | 'consumeSms'>
+  readonly account: Pick<
+    AccountService,
+    'proveLoginPassword' | 'refuseUnknownPhone' | 'sendSms' | 'consumeSms'
+  >
   readonly sessions: SessionRepository
   readonly withdrawals: WithdrawalService
 }
@@ -331,7 +334,7 @@ export class ProtectionService {
   private async provePlayer(phone: string, password: string) {
     const player = this.deps.accounts.findByPhone(phone)
     if (!player) {
-      await signInMatches(undefined, password)
+      await this.deps.account.refuseUnknownPhone(password)
       throw fail(PROTECTION_MSG.wrongPassword)
     }
     await this.deps.account.proveLoginPassword(player, password)

@@ -2,7 +2,7 @@ import { immediate } from '@server/db/database'
 import { fail } from '@server/http/api-error'
 import { exchangeQuoteMicro, type WalletCurrency } from '@shared/contract/wallet'
 import { formatMoney } from '@shared/money'
-import { InsufficientFundsError } from '../ledger/ledger-repository'
+import { InsufficientFundsError } from '../ledger/insufficient-funds'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
 import { orderNo } from './wallet-format'
 

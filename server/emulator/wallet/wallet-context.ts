@@ -1,5 +1,6 @@
 import type { Db } from '@server/db/database'
 import type { AccountRepository } from '../account/account-repository'
+import type { PasswordGuard } from '../account/password-guard'
 import type { EmuClock } from '../clock'
 import type { LedgerRepository } from '../ledger/ledger-repository'
 import type { ProtectionGuard } from '../protection/protection-guard'
@@ -16,6 +17,11 @@ export interface WalletContext {
   readonly ledger: LedgerRepository
   /** The players' balances and payment passwords are read through the account domain. */
   readonly accounts: AccountRepository
+  /**
+   * The payment password's counted lock, built by the composition root on the world clock, so no
+   * scope's clock can lift it.
+   */
+  readonly payGuard: PasswordGuard
   /** Deposit limits, checked inside the order's transaction. */
   readonly protection: ProtectionGuard
   readonly settings: WalletSettingsHolder

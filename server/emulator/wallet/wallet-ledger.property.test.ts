@@ -8,8 +8,10 @@ import { toMicro } from '@shared/money'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { AccountRepository } from '../account/account-repository'
+import { PasswordGuard } from '../account/password-guard'
 import { EmuClock } from '../clock'
-import { InsufficientFundsError, LedgerRepository } from '../ledger/ledger-repository'
+import { InsufficientFundsError } from '../ledger/insufficient-funds'
+import { LedgerRepository } from '../ledger/ledger-repository'
 import { ProtectionGuard } from '../protection/protection-guard'
 import { WalletDomain } from './wallet-domain'
 import { loadWalletFixture, WalletSettingsHolder } from './wallet-settings'
@@ -64,7 +66,8 @@ function setup() {
     db,
     clock,
     ledger,
-    accounts: new AccountRepository(db),
+    accounts: new AccountRepository(db, ledger),
+    payGuard: new PasswordGuard(db, 'pay', () => clock.worldNow()),
     protection: new ProtectionGuard(db),
     settings: new WalletSettingsHolder(fixture),
   })

@@ -5,8 +5,8 @@ import { dayStartOf } from '@shared/business-day'
 import type { Withdrawal } from '@shared/contract/wallet'
 import { NETWORK } from '@shared/contract/wallet'
 import { formatMoney } from '@shared/money'
-import { type GuardLimits, type GuardMessages, PasswordGuard } from '../account/password-guard'
-import { InsufficientFundsError } from '../ledger/ledger-repository'
+import type { GuardLimits, GuardMessages, PasswordGuard } from '../account/password-guard'
+import { InsufficientFundsError } from '../ledger/insufficient-funds'
 import type { HistoryFilter } from './paged-query'
 import { WALLET_MSG, type WalletContext } from './wallet-context'
 import { fakeTxHash, orderNo, type Page, pagedResult } from './wallet-format'
@@ -34,12 +34,12 @@ export const AUTO_REJECT_REASON = '风控审核未通过'
  */
 export class WithdrawalService {
   readonly withdrawals: WithdrawalRepository
-  /** The payment password's counted lock, timed on the world clock so no scope's clock can lift it. */
+  /** The payment password's counted lock (the account domain's, handed in with the context). */
   readonly guard: PasswordGuard
 
   constructor(private readonly ctx: WalletContext) {
     this.withdrawals = new WithdrawalRepository(ctx.db)
-    this.guard = new PasswordGuard(ctx.db, 'pay', () => ctx.clock.worldNow())
+    this.guard = ctx.payGuard
   }
 
   private get rules() {

@@ -66,6 +66,3 @@ export function playSound(kind: SoundKind): void {
     console.warn('sound failed', err)
   }
 }
-
-/** The former name of playSound. */
-export const beep = playSound

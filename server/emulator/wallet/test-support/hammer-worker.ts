@@ -7,8 +7,10 @@
 
 import { immediate, openDatabase } from '@server/db/database'
 import { AccountRepository } from '@server/emulator/account/account-repository'
+import { PasswordGuard } from '@server/emulator/account/password-guard'
 import { EmuClock } from '@server/emulator/clock'
-import { InsufficientFundsError, LedgerRepository } from '@server/emulator/ledger/ledger-repository'
+import { InsufficientFundsError } from '@server/emulator/ledger/insufficient-funds'
+import { LedgerRepository } from '@server/emulator/ledger/ledger-repository'
 import { ProtectionGuard } from '@server/emulator/protection/protection-guard'
 import { ApiError } from '@server/http/api-error'
 import { ROOT_DIR } from '@server/paths'
@@ -43,7 +45,8 @@ async function main(): Promise<void> {
     db,
     clock,
     ledger,
-    accounts: new AccountRepository(db),
+    accounts: new AccountRepository(db, ledger),
+    payGuard: new PasswordGuard(db, 'pay', () => clock.worldNow()),
     protection: new ProtectionGuard(db),
     settings,
   })
