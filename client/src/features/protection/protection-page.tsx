@@ -1,5 +1,6 @@
 import { Amount } from '@client/components/amount/amount'
 import { PageShell } from '@client/components/page-shell/page-shell'
+import { ReadState } from '@client/components/read-state/read-state'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { callApi } from '@client/lib/http'
@@ -36,7 +37,6 @@ import Selector from 'antd-mobile/es/components/selector'
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { cstDateTime } from './protection-format'
-import { SectionState } from './section-state'
 import { useProtectionRead } from './use-protection-read'
 import './protection.css'
 
@@ -55,7 +55,7 @@ function Protection() {
   const limits = useProtectionRead(protectionLimits)
   // The limits answer for the whole feature: a server without them has none of it.
   return (
-    <SectionState availability={limits.availability} onRetry={() => limits.mutate()}>
+    <ReadState availability={limits.availability} onRetry={() => limits.mutate()}>
       {limits.data ? (
         <div className="protection-page">
           {LIMIT_KINDS.map((kind) => (
@@ -70,7 +70,7 @@ function Protection() {
           <ExclusionForm />
         </div>
       ) : null}
-    </SectionState>
+    </ReadState>
   )
 }
 
@@ -233,7 +233,7 @@ function RealityCheckSettings() {
     <section className="protection-section" data-testid="reality-check-settings">
       <List header="游戏时间提醒" mode="card">
         <List.Item description="每玩满所选时间，弹窗显示本次登录的游戏时长和输赢。">
-          <SectionState availability={check.availability} onRetry={() => check.mutate()}>
+          <ReadState availability={check.availability} onRetry={() => check.mutate()}>
             <Selector
               className="protection-selector"
               columns={4}
@@ -244,7 +244,7 @@ function RealityCheckSettings() {
                 if (value !== undefined) save(value)
               }}
             />
-          </SectionState>
+          </ReadState>
         </List.Item>
       </List>
     </section>
