@@ -1,7 +1,9 @@
 import { AddressLine } from '@client/components/address-line/address-line'
 import { PageShell } from '@client/components/page-shell/page-shell'
+import { ReadState } from '@client/components/read-state/read-state'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
+import { availabilityOf } from '@client/lib/endpoint-status'
 import { truncate } from '@client/lib/format'
 import { callApi } from '@client/lib/http'
 import { showToast } from '@client/lib/toast'
@@ -40,7 +42,7 @@ interface Editing {
 }
 
 function BetAddresses() {
-  const { data, mutate } = useApi(betAddresses, undefined)
+  const { data, error, mutate } = useApi(betAddresses, undefined)
   const [editing, setEditing] = useState<Editing | null>(null)
   const [saving, run] = useBusy()
 
@@ -73,7 +75,17 @@ function BetAddresses() {
     }
   }
 
-  if (!data) return <Skeleton.Paragraph lineCount={5} animated />
+  if (!data)
+    return (
+      <ReadState
+        availability={availabilityOf(data, error)}
+        onRetry={() => void mutate()}
+        note="当前服务暂不支持转账投注。"
+        loading={<Skeleton.Paragraph lineCount={5} animated />}
+      >
+        {null}
+      </ReadState>
+    )
   return (
     <>
       <List header="我的投注地址" data-testid="bet-addresses">
