@@ -84,7 +84,7 @@ export const WHEN_MISSING: Readonly<Record<string, string>> = {
   thirdPartyPages: '第三方页面 says 当前服务暂无合作页面。 with 返回首页',
   // player protection
   protectionLimits:
-    '游戏限制与自我保护: the limits section says 当前服务暂不支持此功能。; 负责任博彩 leaves out the links to the controls',
+    '游戏限制与自我保护 says 当前服务暂不支持此功能。 in place of all its controls (the limits answer for the whole feature); 负责任博彩 leaves out the links to the controls',
   setProtectionLimit: WRITE,
   realityCheck:
     '游戏限制与自我保护: the reality-check section says 当前服务暂不支持此功能。; no reminder is shown on any page',
