@@ -417,10 +417,11 @@ function checkLine(steps: readonly Step[]): string {
 function missingLines(e: Endpoint, whenMissing: Readonly<Record<string, string>>): string[] {
   const text = whenMissing[e.id]
   if (e.fields !== 'ours' || !text) return []
-  return [
-    '',
-    `When the upstream does not offer it (HTTP 404, 405 or 501, code 40500, an unknown code): ${text}.`,
-  ]
+  const signs =
+    e.method === 'GET'
+      ? 'HTTP 404, 405 or 501, code 40500, an unknown code'
+      : 'HTTP 404, 405 or 501, code 40500'
+  return ['', `When the upstream does not offer it (${signs}): ${text}.`]
 }
 
 function endpointSection(
@@ -533,9 +534,10 @@ function envelopeSection(): string[] {
     '',
     ...table(['code', 'name', 'meaning'], rows),
     '',
-    'An upstream’s refusals should use code 0 or a code of this table, with the message to show. A code',
-    'the app does not know, in an HTTP 2xx answer, reads as “this server does not offer the endpoint”',
-    '(see below); with an HTTP failure status (a 503 carrying code 503) it is a refusal whose message is shown.',
+    'An upstream may refuse a write with a code of its own: it is a refusal, and its message is shown. A',
+    'read answered HTTP 2xx with a code the app does not know reads as “this server does not offer the',
+    'endpoint” (see below), so a read’s refusals should use code 0 or a code of this table; with an HTTP',
+    'failure status (a 503 carrying code 503) any code is a refusal whose message is shown.',
     '',
   ]
 }
@@ -562,14 +564,16 @@ function missingSection(): string[] {
     'Every failure is then read one way (`client/src/lib/endpoint-status.ts`), the same for every page:',
     '',
     '- **The server does not offer the endpoint**: HTTP 404, 405 or 501 whatever the body, code 40500 in',
-    '  the body, a code the app does not know in an HTTP 2xx, or an answer of another shape (6). This is',
+    '  the body, a code the app does not know in an HTTP 2xx answer to a read, or an answer of another',
+    '  shape (6). This is',
     '  what an upstream without one of our endpoints gives. A read shows no toast: the page hides the',
     `  section that needs it or says so in its place (${MSG.unsupported}。 or words of its own), and does`,
     `  not ask again (no polling, no retry button). A write says ${MSG.unsupported} in a toast instead of`,
     '  the server’s words or an HTTP status (an answer of another shape keeps 请求失败（响应格式错误）: the write',
     '  may have done its work), and the form stays as it was.',
     '- **A refusal**: a code of the table above (code 40400 in a 2xx is “what the call names does not exist”),',
-    '  or a code of the upstream’s own with an HTTP failure status. Its message is shown, as in 4; a',
+    '  or a code of the upstream’s own to a write or with an HTTP failure status. Its message is shown, as',
+    '  in 4; a',
     '  protection refusal in its dialog (docs/client.md#refusals).',
     `- **The call did not get through**: no connection, a time-out, or an HTTP failure without an envelope (a 502`,
     `  page): ${MSG.network} or ${MSG.timeout}, and polling goes on.`,

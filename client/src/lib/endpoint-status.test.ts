@@ -17,6 +17,26 @@ const CASES: readonly [string, FailureFacts, FailureClass][] = [
   ['HTTP 501', { kind: 'business', details: { status: 501, code: 501 } }, 'missing'],
   ['code 40500 in a 200', { kind: 'business', details: { status: 200, code: 40500 } }, 'missing'],
   ['an unknown code', { kind: 'business', details: { status: 200, code: 99999 } }, 'missing'],
+  [
+    'an unknown code to a read',
+    { kind: 'business', details: { status: 200, code: 99999, method: 'GET' } },
+    'missing',
+  ],
+  [
+    'an unknown code to a write',
+    { kind: 'business', details: { status: 200, code: 1001, method: 'POST' } },
+    'refused',
+  ],
+  [
+    'HTTP 404 to a write',
+    { kind: 'business', details: { status: 404, code: 404, method: 'POST' } },
+    'missing',
+  ],
+  [
+    'code 40500 to a write',
+    { kind: 'business', details: { status: 200, code: 40500, method: 'POST' } },
+    'missing',
+  ],
   ['an unknown code, no status', { kind: 'business', details: { code: 7 } }, 'missing'],
   ['a success of another shape', { kind: 'invalid-response', details: { status: 200, code: 1 } }, 'missing'],
   ['a 2xx that is not an envelope', { kind: 'invalid-response', details: { status: 200 } }, 'missing'],

@@ -6,11 +6,12 @@ import { CODE } from '@shared/envelope-plain'
  *
  * - `missing`: the server does not offer the endpoint — an upstream without one of our endpoints.
  *   HTTP 404, 405 or 501 whatever the body, the envelope's 405 (40500), a code the app does not know
- *   in an HTTP 2xx, or an answer that is not the shape the contract gives. The page hides the section that needs it,
+ *   in an HTTP 2xx answer to a read, or an answer that is not the shape the contract gives. The page hides the section that needs it,
  *   or says 当前服务暂不支持此功能; asking again would not help.
  * - `refused`: the server has the endpoint and said no, with a code of the envelope's table (a
- *   business rule, bad input, a rate limit, a server failure), or with a code of its own and an
- *   HTTP failure status (a 503 that says why). The page shows its message.
+ *   business rule, bad input, a rate limit, a server failure), or with a code of its own to a write
+ *   (an upstream's own refusal codes: writes are refused for business reasons) or with an HTTP
+ *   failure status (a 503 that says why). The page shows its message.
  * - `unreachable`: the call did not get through (no connection, a time-out, an HTTP failure other
  *   than 404/405/501 without an envelope); it may be tried again.
  * - `session` (handled by the HTTP client: the login page) and `aborted` (nothing to show).
@@ -26,7 +27,7 @@ const MISSING_STATUSES: ReadonlySet<number> = new Set([404, 405, 501])
 /** The fields of an ApiError (lib/http.ts) the class is read from; kept structural so this stays plain. */
 export interface FailureFacts {
   kind: string
-  details?: { status?: number | undefined; code?: number | undefined }
+  details?: { status?: number | undefined; code?: number | undefined; method?: string | undefined }
 }
 
 export function classifyFailure(error: FailureFacts): FailureClass {
@@ -40,10 +41,14 @@ export function classifyFailure(error: FailureFacts): FailureClass {
   if (kind === 'invalid-response') return 'missing'
   if (code !== undefined) {
     if (code === CODE.methodNotAllowed) return 'missing'
+    if (KNOWN_CODES.has(code)) return 'refused'
     // A code of its own with an HTTP failure status (an upstream's 503 in the body) is that
-    // failure, worded by the server; in a 2xx it says the server has no such endpoint.
+    // failure, worded by the server; to a write it is the upstream's own refusal code. Only a read
+    // answered 2xx with a code the app does not know says the server has no such endpoint.
     const failedStatus = status !== undefined && (status < 200 || status >= 300)
-    return KNOWN_CODES.has(code) || failedStatus ? 'refused' : 'missing'
+    const method = error.details?.method
+    const write = method !== undefined && method !== 'GET'
+    return failedStatus || write ? 'refused' : 'missing'
   }
   return 'unreachable'
 }

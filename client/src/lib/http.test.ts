@@ -281,20 +281,39 @@ describe('callApi against the emulator', () => {
  * missing endpoint covers them all, and the browser test of the pages (e2e/missing-endpoints.spec.ts)
  * need not try each on every endpoint.
  */
-const MISSING_ANSWERS: readonly { name: string; action: FaultRuleInput['action'] }[] = [
+const MISSING_ANSWERS: readonly {
+  name: string
+  action: FaultRuleInput['action']
+  /** What a write answered this way shows: the same, unless said otherwise. */
+  write?: { failure: 'refused' | 'missing'; toast: string }
+}[] = [
   { name: 'HTTP 404 with the fault layer’s envelope', action: { type: 'status', status: 404 } },
   { name: 'HTTP 404 with an HTML page', action: { type: 'status', status: 404, body: '<h1>Not Found</h1>' } },
   { name: 'HTTP 405 with the fault layer’s envelope', action: { type: 'status', status: 405 } },
   { name: 'HTTP 405 with an empty body', action: { type: 'status', status: 405, body: '' } },
   { name: 'HTTP 501', action: { type: 'status', status: 501 } },
   { name: 'envelope code 40500', action: { type: 'envelope', code: 40500, msg: '请求方法不支持' } },
-  { name: 'an unknown envelope code', action: { type: 'envelope', code: 99999, msg: 'no such api' } },
-  { name: 'a success of another shape', action: { type: 'envelope', code: 1, data: { items: [] } } },
+  {
+    name: 'an unknown envelope code',
+    action: { type: 'envelope', code: 99999, msg: '服务维护中' },
+    // To a write, a code of the upstream's own is its refusal, in its words.
+    write: { failure: 'refused', toast: '服务维护中' },
+  },
+  {
+    name: 'a success of another shape',
+    action: { type: 'envelope', code: 1, data: { items: [] } },
+    // The write may have done its work: not worded as a missing endpoint.
+    write: { failure: 'missing', toast: `${MSG.requestFailed}（响应格式错误）` },
+  },
 ]
 
 describe('an endpoint the server does not offer', () => {
-  for (const { name, action } of MISSING_ANSWERS) {
-    it(`${name}: a read is missing and shows no toast, a write says ${MSG.unsupported}`, async () => {
+  for (const {
+    name,
+    action,
+    write: writeShows = { failure: 'missing', toast: MSG.unsupported },
+  } of MISSING_ANSWERS) {
+    it(`${name}: a read is missing and shows no toast; a write says ${writeShows.toast}`, async () => {
       await addFault({ match: { path: '/api/api2/announcement' }, action })
       await addFault({ match: { path: '/api/sms/send' }, action })
       const { announcement } = await import('@shared/contract/account')
@@ -306,11 +325,8 @@ describe('an endpoint the server does not offer', () => {
         const write = await rejection(
           callApi(sendSms, { body: { phone: '13800138000', purpose: 'register' } }),
         )
-        expect(classifyFailure(write)).toBe('missing')
-        // An answer of another shape keeps its own words: the write may have done its work.
-        expect(shown).toHaveBeenCalledWith(
-          write.kind === 'invalid-response' ? `${MSG.requestFailed}（响应格式错误）` : MSG.unsupported,
-        )
+        expect(classifyFailure(write)).toBe(writeShows.failure)
+        expect(shown).toHaveBeenCalledWith(writeShows.toast)
       } finally {
         shown.mockRestore()
       }

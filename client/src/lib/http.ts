@@ -54,7 +54,8 @@ export class ApiError extends Error {
   constructor(
     readonly kind: ApiErrorKind,
     message: string,
-    readonly details: { code?: number; status?: number; envelope?: LooseEnvelope } = {},
+    /** `method`: the call's, so that a failure can be read without its endpoint (lib/endpoint-status.ts). */
+    readonly details: { code?: number; status?: number; envelope?: LooseEnvelope; method?: string } = {},
   ) {
     super(message)
   }
@@ -134,14 +135,15 @@ function fail(
   quiet = false,
   method = 'GET',
 ): never {
-  const missing = classifyFailure({ kind, details }) === 'missing'
+  const facts = details && kind !== 'aborted' ? { ...details, method } : details
+  const missing = classifyFailure({ kind, details: facts }) === 'missing'
   // An answer of another shape keeps its own words: a write may have done its work.
   const shown = missing && kind !== 'invalid-response' ? MSG.unsupported : message
   const silent = quiet || (missing && method === 'GET')
   const refusal = kind === 'business' && !silent && !missing ? readRefusal(message) : null
   if (refusal) showRefusalDialog(refusal)
   else if (kind !== 'aborted' && !silent) showToast(shown)
-  throw new ApiError(kind, shown, details)
+  throw new ApiError(kind, shown, facts)
 }
 
 /**

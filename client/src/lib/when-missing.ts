@@ -1,7 +1,7 @@
 /**
  * What the app does when the server does not offer an endpoint whose fields are ours — HTTP 404,
- * 405 or 501, code 40500, a code the app does not know in a 2xx, or an answer of another shape
- * (lib/endpoint-status.ts) — endpoint by endpoint. docs/upstream.md prints it under each endpoint
+ * 405 or 501, code 40500, a code the app does not know in a 2xx answer to a read, or an answer of
+ * another shape (lib/endpoint-status.ts) — endpoint by endpoint. docs/upstream.md prints it under each endpoint
  * (scripts/upstream-doc.ts); scripts/upstream-doc.test.ts holds it to every such endpoint the client
  * calls, and e2e/missing-endpoints.spec.ts checks the pages' part in the browser. The app itself
  * does not import this file.
@@ -64,7 +64,8 @@ export const WHEN_MISSING: Readonly<Record<string, string>> = {
   // agent
   agentInfo: '邀请好友 says 当前服务暂不支持邀请好友与团队返佣。 in place of the poster and the team',
   agentQrcode: '邀请好友: the poster goes without its QR code (保存海报 still works)',
-  agentTurnover: '业绩记录 (业绩): says 当前服务暂不支持团队业绩。 in place of the range, the totals and the lists',
+  agentTurnover:
+    '业绩记录 (业绩): says 当前服务暂不支持团队业绩。 in place of the range, the totals and the lists',
   agentChildSearch: '业绩记录 (团队): the list says 当前服务暂不支持此功能。 (the search stays)',
   agentRebateConfig: '返水 leaves out the tiers and commission rates',
   rebateSummary: '返水 says 当前服务暂不支持领取返水。 in place of the summary and the claim button',
