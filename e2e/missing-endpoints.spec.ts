@@ -296,8 +296,7 @@ const GROUPS: readonly Group[] = [
           missingNote(page, '订单已提交。当前服务暂不支持查看到账进度，到账后余额会自动增加。'),
         rest: async (page) => {
           await expect(page.getByTestId('deposit-address')).toBeVisible()
-          await page.getByRole('button', { name: '继续充值' }).click()
-          await expect(page.getByRole('button', { name: '提交充值订单' })).toBeVisible()
+          await expect(page.getByRole('button', { name: '继续充值' })).toBeVisible()
         },
       },
       {
@@ -477,12 +476,18 @@ for (const group of GROUPS) {
           match: { path: c.endpoint.path, method: c.endpoint.method },
           action: c.answer?.action ?? { type: 'status', status: 404 },
         })
+        // The checks start once the page has had the answer: a section hidden only until then is not enough.
+        const answered = page.waitForResponse(
+          (res) =>
+            new URL(res.url()).pathname === c.endpoint.path && res.request().method() === c.endpoint.method,
+        )
         if (first && group.loggedIn) await openLoggedIn(page, c.url)
         else await page.goto(c.url)
         first = false
         await c.open?.(page)
-        await c.degraded(page)
+        await answered
         await c.rest(page)
+        await c.degraded(page)
         await expect(page.locator('.error-boundary')).toHaveCount(0)
         // A read the server does not offer shows no toast: neither the server's words nor an HTTP status.
         const toasts = await toastsSeen(page)
