@@ -1,11 +1,6 @@
+import { availabilityOf } from '@client/components/read-state/read-state'
 import { describe, expect, it } from 'vitest'
-import {
-  availabilityOf,
-  classifyFailure,
-  type FailureClass,
-  type FailureFacts,
-  isEndpointMissing,
-} from './endpoint-status'
+import { classifyFailure, type FailureClass, type FailureFacts, isEndpointMissing } from './endpoint-status'
 
 /** ApiError's fields (lib/http.ts) as the HTTP client fills them for each answer. */
 const CASES: readonly [string, FailureFacts, FailureClass][] = [
@@ -66,8 +61,9 @@ describe('classifyFailure', () => {
   }
 
   it('isEndpointMissing reads anything thrown', () => {
-    expect(isEndpointMissing({ kind: 'http', details: { status: 404 } })).toBe(true)
-    expect(isEndpointMissing({ kind: 'business', details: { code: 0 } })).toBe(false)
+    const failure = (kind: string, details: object) => Object.assign(new Error('x'), { kind, details })
+    expect(isEndpointMissing(failure('http', { status: 404 }))).toBe(true)
+    expect(isEndpointMissing(failure('business', { code: 0 }))).toBe(false)
     expect(isEndpointMissing(new Error('boom'))).toBe(false)
     expect(isEndpointMissing(null)).toBe(false)
   })

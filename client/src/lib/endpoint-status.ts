@@ -19,10 +19,19 @@ import { CODE } from '@shared/envelope-plain'
 export type FailureClass = 'missing' | 'refused' | 'unreachable' | 'session' | 'aborted'
 
 /** The codes the app knows (shared/envelope-plain.ts); any other code reads as a missing endpoint. */
-const KNOWN_CODES: ReadonlySet<number> = new Set(Object.values(CODE))
+const KNOWN_CODES: readonly number[] = Object.values(CODE)
 
 /** HTTP statuses that say the endpoint is not there, whatever the body (501: not implemented). */
-const MISSING_STATUSES: ReadonlySet<number> = new Set([404, 405, 501])
+const MISSING_STATUSES: readonly number[] = [404, 405, 501]
+
+/** The class a failure has by its kind alone (lib/http.ts's ApiErrorKind). */
+const CLASS_OF_KIND: Readonly<Record<string, FailureClass>> = {
+  session: 'session',
+  unauthorized: 'session',
+  aborted: 'aborted',
+  network: 'unreachable',
+  timeout: 'unreachable',
+}
 
 /** The fields of an ApiError (lib/http.ts) the class is read from; kept structural so this stays plain. */
 export interface FailureFacts {
@@ -30,48 +39,21 @@ export interface FailureFacts {
   details?: { status?: number | undefined; code?: number | undefined; method?: string | undefined }
 }
 
-export function classifyFailure(error: FailureFacts): FailureClass {
-  const { kind } = error
-  const status = error.details?.status
-  const code = error.details?.code
-  if (kind === 'session' || kind === 'unauthorized') return 'session'
-  if (kind === 'aborted') return 'aborted'
-  if (kind === 'network' || kind === 'timeout') return 'unreachable'
-  if (status !== undefined && MISSING_STATUSES.has(status)) return 'missing'
-  if (kind === 'invalid-response') return 'missing'
-  if (code !== undefined) {
-    if (code === CODE.methodNotAllowed) return 'missing'
-    if (KNOWN_CODES.has(code)) return 'refused'
-    // A code of its own with an HTTP failure status (an upstream's 503 in the body) is that
-    // failure, worded by the server; to a write it is the upstream's own refusal code. Only a read
-    // answered 2xx with a code the app does not know says the server has no such endpoint.
-    const failedStatus = status !== undefined && (status < 200 || status >= 300)
-    const method = error.details?.method
-    const write = method !== undefined && method !== 'GET'
-    return failedStatus || write ? 'refused' : 'missing'
-  }
-  return 'unreachable'
+export function classifyFailure({ kind, details = {} }: FailureFacts): FailureClass {
+  const { status = 200, code, method = 'GET' } = details
+  const byKind = CLASS_OF_KIND[kind]
+  if (byKind) return byKind
+  if (MISSING_STATUSES.includes(status) || kind === 'invalid-response' || code === CODE.methodNotAllowed)
+    return 'missing'
+  // No envelope, and an HTTP failure other than the ones above (a proxy's 502 page).
+  if (code === undefined) return 'unreachable'
+  // A code of its own with an HTTP failure status (an upstream's 503 in the body) is that failure,
+  // worded by the server; to a write it is the upstream's own refusal code. Only a read answered
+  // 2xx with a code the app does not know says the server has no such endpoint.
+  const failedStatus = status < 200 || status >= 300
+  return KNOWN_CODES.includes(code) || failedStatus || method !== 'GET' ? 'refused' : 'missing'
 }
 
-/** The failure says the server does not offer the endpoint. */
+/** The failure (an ApiError, or anything else thrown) says the server does not offer the endpoint. */
 export const isEndpointMissing = (error: unknown): boolean =>
-  typeof error === 'object' &&
-  error !== null &&
-  'kind' in error &&
-  typeof error.kind === 'string' &&
-  classifyFailure(error as FailureFacts) === 'missing'
-
-/**
- * Where a read stands, for the section that shows it: `missing` hides it or explains
- * (components/read-state), `refused` and `unreachable` say so with a retry.
- */
-export type Availability = 'loading' | 'ready' | 'missing' | 'refused' | 'unreachable'
-
-export function availabilityOf(data: unknown, error: FailureFacts | undefined | null): Availability {
-  if (data !== undefined) return 'ready'
-  if (!error) return 'loading'
-  const failure = classifyFailure(error)
-  if (failure === 'missing') return 'missing'
-  if (failure === 'refused') return 'refused'
-  return failure === 'unreachable' ? 'unreachable' : 'loading'
-}
+  error instanceof Error && 'kind' in error && classifyFailure(error as FailureFacts) === 'missing'

@@ -135,7 +135,7 @@ function fail(
   quiet = false,
   method = 'GET',
 ): never {
-  const facts = details && kind !== 'aborted' ? { ...details, method } : details
+  const facts = { ...details, method }
   const missing = classifyFailure({ kind, details: facts }) === 'missing'
   // An answer of another shape keeps its own words: a write may have done its work.
   const shown = missing && kind !== 'invalid-response' ? MSG.unsupported : message

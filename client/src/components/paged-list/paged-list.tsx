@@ -6,7 +6,7 @@ import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll'
 import List from 'antd-mobile/es/components/list'
 import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh'
 import { Fragment, type ReactNode, useState } from 'react'
-import { UNSUPPORTED_NOTE } from '../read-state/read-state'
+import { UNSUPPORTED_NOTE } from '../page-shell/page-shell'
 import { TimeZoneNote } from '../time-zone-note/time-zone-note'
 import './paged-list.css'
 

@@ -1,9 +1,24 @@
-import type { Availability } from '@client/lib/endpoint-status'
+import { classifyFailure, type FailureFacts } from '@client/lib/endpoint-status'
 import { MSG } from '@shared/messages'
 import Button from 'antd-mobile/es/components/button'
 import Skeleton from 'antd-mobile/es/components/skeleton'
 import type { ReactNode } from 'react'
-import './read-state.css'
+
+/**
+ * Where a read stands, for the section that shows it (lib/endpoint-status.ts): `missing` hides it or
+ * explains, `refused` and `unreachable` say so with a retry. Here rather than in endpoint-status.ts,
+ * which the HTTP client and so the first screen's entry need: only pages read this.
+ */
+export type Availability = 'loading' | 'ready' | 'missing' | 'refused' | 'unreachable'
+
+export function availabilityOf(data: unknown, error: FailureFacts | undefined | null): Availability {
+  if (data !== undefined) return 'ready'
+  if (!error) return 'loading'
+  const failure = classifyFailure(error)
+  if (failure === 'missing') return 'missing'
+  if (failure === 'refused') return 'refused'
+  return failure === 'unreachable' ? 'unreachable' : 'loading'
+}
 
 /** What a page says in place of a section whose endpoint the server does not offer. */
 export const UNSUPPORTED_NOTE = `${MSG.unsupported}。`

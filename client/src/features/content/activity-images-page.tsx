@@ -1,7 +1,5 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
-import { ReadState } from '@client/components/read-state/read-state'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { paths } from '@client/config/paths'
-import { availabilityOf } from '@client/lib/endpoint-status'
 import { useApi } from '@client/lib/use-api'
 import { activityImages } from '@shared/contract/content'
 import Empty from 'antd-mobile/es/components/empty'

@@ -1,6 +1,5 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
-import { ReadState } from '@client/components/read-state/read-state'
-import { availabilityOf, isEndpointMissing } from '@client/lib/endpoint-status'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { callApi } from '@client/lib/http'
 import { useApi } from '@client/lib/use-api'
 import { useBusy } from '@client/lib/use-busy'

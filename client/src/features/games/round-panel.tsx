@@ -1,5 +1,5 @@
 import { DateTimeText } from '@client/components/date-time-text/date-time-text'
-import { ReadState } from '@client/components/read-state/read-state'
+import { ReadState } from '@client/components/page-shell/page-shell'
 import { copyText } from '@client/lib/copy'
 import { formatDateTime } from '@client/lib/date-time'
 import { truncate } from '@client/lib/format'

@@ -1,6 +1,4 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
-import { ReadState } from '@client/components/read-state/read-state'
-import { availabilityOf } from '@client/lib/endpoint-status'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { useApi } from '@client/lib/use-api'
 import { gameRules } from '@shared/contract/games'
 import type { GameCode } from '@shared/games/config'

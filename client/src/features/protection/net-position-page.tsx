@@ -1,6 +1,5 @@
 import { Amount } from '@client/components/amount/amount'
-import { PageShell } from '@client/components/page-shell/page-shell'
-import { ReadState } from '@client/components/read-state/read-state'
+import { PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { SegmentedControl } from '@client/components/segmented-control/segmented-control'
 import { paths } from '@client/config/paths'

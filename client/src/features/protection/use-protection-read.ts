@@ -1,4 +1,4 @@
-import { type Availability, availabilityOf } from '@client/lib/endpoint-status'
+import { type Availability, availabilityOf } from '@client/components/page-shell/page-shell'
 import { type ApiError, callApi } from '@client/lib/http'
 import type { DataOf, Endpoint, QueryOf } from '@shared/contract/endpoint'
 import useSWR, { type KeyedMutator } from 'swr'
