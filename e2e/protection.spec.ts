@@ -214,7 +214,7 @@ test('a server without the protection endpoints hides them; the pages still work
   const noFailureToast = async () =>
     expect((await toastsSeen(page)).filter((t) => t.includes('请求失败'))).toEqual([])
   await openLoggedIn(page, '/protection')
-  await expect(page.getByTestId('protection-missing')).toHaveText('当前服务暂不支持此功能。')
+  await expect(page.getByTestId('endpoint-missing')).toHaveText('当前服务暂不支持此功能。')
   await noFailureToast()
   await page.goto('/responsible')
   await expect(page.getByTestId('house-edge')).toContainText('快三')

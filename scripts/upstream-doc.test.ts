@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { WHEN_MISSING } from '@client/lib/when-missing'
 import { defineEndpoint } from '@shared/contract/endpoint'
 import { ENDPOINTS } from '@shared/contract/registry'
 import { describe, expect, it } from 'vitest'
@@ -84,5 +85,30 @@ describe('docs/upstream.md', () => {
     expect(usage.get('ping')?.find((u) => u.file.includes('offline-banner'))?.shell).toBe(true)
     // Type-only imports are not calls.
     expect(usage.get('login')?.map((u) => u.file)).toEqual(['client/src/lib/session-actions.ts'])
+  })
+
+  it('says, for every endpoint of ours the client calls, what the app does when the upstream does not offer it', () => {
+    const usage = clientUsage(ENDPOINTS)
+    const called = ENDPOINTS.filter((e) => e.fields === 'ours' && (usage.get(e.id) ?? []).length > 0).map(
+      (e) => e.id,
+    )
+    expect(
+      called.filter((id) => !WHEN_MISSING[id]),
+      'add them to client/src/lib/when-missing.ts',
+    ).toEqual([])
+    expect(
+      Object.keys(WHEN_MISSING).filter((id) => !called.includes(id)),
+      'not endpoints of ours the client calls',
+    ).toEqual([])
+    const activities = ENDPOINTS.find((e) => e.id === 'activityList')
+    if (!activities) throw new Error('no activityList')
+    expect(renderUpstreamDoc([activities])).toContain(
+      `When the upstream does not offer it (HTTP 404, 405 or 501, code 40500, an unknown code): ${WHEN_MISSING.activityList}.`,
+    )
+  })
+
+  it('tells a quiet call from a loud one in the same file', () => {
+    const limits = clientUsage(ENDPOINTS).get('setProtectionLimit') ?? []
+    expect(limits.map((u) => u.quiet)).toEqual([false])
   })
 })

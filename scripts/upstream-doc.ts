@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { WHEN_MISSING } from '@client/lib/when-missing'
 import { LOADING_TOAST_AFTER_MS, REQUEST_TIMEOUT_MS, TOKEN_HEADER } from '@shared/constants'
 import type { Endpoint } from '@shared/contract/endpoint'
 import { ENDPOINTS } from '@shared/contract/registry'
@@ -196,7 +197,10 @@ export function clientUsage(endpoints: readonly Endpoint[], root = ROOT_DIR): Ma
       if (!names.has(e.id) && !names.has(`${e.id}Route`)) continue
       const quiet =
         new RegExp(`useProtectionRead\\(\\s*${e.id}\\b`).test(text) ||
-        new RegExp(`call(?:Api|Route)\\(\\s*${e.id}(?:Route)?\\b[^;]*quiet: true`).test(text)
+        // Up to the end of this call's statement, not into the next call's options.
+        new RegExp(
+          `call(?:Api|Route)\\(\\s*${e.id}(?:Route)?\\b(?:(?!call(?:Api|Route)\\()[^;])*quiet: true`,
+        ).test(text)
       const page = pages.get(file)
       const places = page ? { shownOn: [], shell: false } : placesOf(file, pages, importedBy)
       out.get(e.id)?.push({ file, page: page ?? [], ...places, quiet })
@@ -406,11 +410,26 @@ function checkLine(steps: readonly Step[]): string {
   return `- \`upstream:check\`: calls it only with \`--allow-writes\`: ${first.note}`
 }
 
+/**
+ * What the app does when the server does not offer the endpoint (client/src/lib/when-missing.ts),
+ * for an endpoint whose fields are ours.
+ */
+function missingLines(e: Endpoint, whenMissing: Readonly<Record<string, string>>): string[] {
+  const text = whenMissing[e.id]
+  if (e.fields !== 'ours' || !text) return []
+  const signs =
+    e.method === 'GET'
+      ? 'HTTP 404, 405 or 501, code 40500, an unknown code'
+      : 'HTTP 404, 405 or 501, code 40500'
+  return ['', `When the upstream does not offer it (${signs}): ${text}.`]
+}
+
 function endpointSection(
   e: Endpoint,
   comments: Map<string, string>,
   uses: readonly Usage[],
   steps: readonly Step[],
+  whenMissing: Readonly<Record<string, string>> = WHEN_MISSING,
 ): string[] {
   const facts = [
     `- ${provenance(e)}`,
@@ -432,6 +451,7 @@ function endpointSection(
     ...requestSection(e, comments),
     ...answerSection(e, comments),
     ...usageLines(uses),
+    ...missingLines(e, whenMissing),
     '',
   ]
 }
@@ -514,8 +534,10 @@ function envelopeSection(): string[] {
     '',
     ...table(['code', 'name', 'meaning'], rows),
     '',
-    'An upstream may use codes of its own for refusals: any code that is not a success or session code',
-    'is treated as a refusal, so only those four codes carry meaning to the app.',
+    'An upstream may refuse a write with a code of its own: it is a refusal, and its message is shown. A',
+    'read answered HTTP 2xx with a code the app does not know reads as “this server does not offer the',
+    'endpoint” (see below), so a read’s refusals should use code 0 or a code of this table; with an HTTP',
+    'failure status (a 503 carrying code 503) any code is a refusal whose message is shown.',
     '',
   ]
 }
@@ -529,25 +551,40 @@ function missingSection(): string[] {
     `1. HTTP status 401, whatever the body: the session is lost — toast ${MSG.sessionExpired}, the login is cleared and`,
     '   the app goes to `/login?isreg=0`, coming back to the page afterwards.',
     `2. A body that is not a JSON envelope: with a 2xx status, ${MSG.requestFailed}（响应格式错误）; otherwise`,
-    `   ${MSG.requestFailed}（HTTP <status>）. This is what an upstream without the endpoint gives when it answers`,
-    '   404 or 405 with an HTML or empty page.',
+    `   ${MSG.requestFailed}（HTTP <status>）.`,
     `3. Body code ${SESSION_LOST_CODES.join(' or ')}: the session is lost, as in 1, with the answer's message.`,
-    `4. Any other code that is not ${SUCCESS_CODES.join(' or ')} — a 404/405 in the envelope (40400, 40500), or a code`,
-    `   the app does not know: the answer's \`message\`, else \`msg\`, else ${MSG.requestFailed}, as a toast; the call fails.`,
+    `4. Any other code that is not ${SUCCESS_CODES.join(' or ')}: the answer's \`message\`, else \`msg\`, else ${MSG.requestFailed}; the call fails.`,
     `5. A success code with a non-2xx status: the answer's message, else ${MSG.requestFailed}（HTTP <status>）.`,
     `6. A success whose \`data\` does not match the endpoint's schema below: ${MSG.requestFailed}（响应格式错误）,`,
-    '   and the mismatch is logged in the browser console. The page keeps what it showed before, or its',
-    '   empty or error state.',
+    '   and the mismatch is logged in the browser console.',
     '',
     `No answer within ${REQUEST_TIMEOUT_MS} ms: ${MSG.timeout}. No connection: ${MSG.network}, and an offline banner`,
     'until the server answers again. A GET answered 503 is tried once more after a short pause.',
     '',
-    'Some calls are quiet: their failure shows no toast, and the page hides what it cannot show.',
-    'The player-protection sections (`client/src/features/protection/`) read their endpoints this way: an',
-    'HTTP failure, a refusal or an answer of another shape (all of 2, 4, 5 and 6 above) makes the section',
-    'say 当前服务暂不支持此功能。 and it is not asked again; a time-out or no connection shows',
-    `${MSG.network} with a 重试 button. A lost session is handled as always. The endpoints below say`,
-    'which pages call them and which calls are quiet.',
+    'Every failure is then read one way (`client/src/lib/endpoint-status.ts`), the same for every page:',
+    '',
+    '- **The server does not offer the endpoint**: HTTP 404, 405 or 501 whatever the body, code 40500 in',
+    '  the body, a code the app does not know in an HTTP 2xx answer to a read, or an answer of another',
+    '  shape (6). This is',
+    '  what an upstream without one of our endpoints gives. A read shows no toast: the page hides the',
+    `  section that needs it or says so in its place (${MSG.unsupported}。 or words of its own), and does`,
+    `  not ask again (no polling, no retry button). A write says ${MSG.unsupported} in a toast instead of`,
+    '  the server’s words or an HTTP status (an answer of another shape keeps 请求失败（响应格式错误）: the write',
+    '  may have done its work), and the form stays as it was.',
+    '- **A refusal**: a code of the table above (code 40400 in a 2xx is “what the call names does not exist”),',
+    '  or a code of the upstream’s own to a write or with an HTTP failure status. Its message is shown, as',
+    '  in 4; a',
+    '  protection refusal in its dialog (docs/client.md#refusals).',
+    `- **The call did not get through**: no connection, a time-out, or an HTTP failure without an envelope (a 502`,
+    `  page): ${MSG.network} or ${MSG.timeout}, and polling goes on.`,
+    '',
+    'After a refusal or a call that did not get through, a read keeps the page’s own error state (most',
+    'offer 重试); only a missing endpoint hides or explains.',
+    '',
+    'Some calls are quiet: their failure shows no toast whatever it is, and the page hides what it cannot',
+    'show (the player-protection sections, the probes for password recovery, the house edges on 负责任博彩).',
+    'Under each endpoint below, “When the upstream does not offer it” says what the player then sees,',
+    'page by page (`client/src/lib/when-missing.ts`); `e2e/missing-endpoints.spec.ts` checks the pages.',
     '',
   ]
 }

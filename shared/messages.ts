@@ -10,6 +10,8 @@ export const MSG = {
   screenshotSaved: '截图已下载',
   /** Shown instead of the server's Idempotency-Key refusal, which names a header players never see. */
   resubmit: '提交未完成，请重新提交',
+  /** What the app says of a feature the server does not offer (an endpoint it does not answer). */
+  unsupported: '当前服务暂不支持此功能',
 } as const
 
 /** Server-side messages of our own, shown by the client as they come. */

@@ -11,6 +11,7 @@ import { STORAGE_KEY } from '@shared/storage-keys'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { happyDom } from '../test-support/happy-dom'
 import { connectivity } from './connectivity'
+import { classifyFailure } from './endpoint-status'
 import {
   ApiError,
   callApi,
@@ -167,31 +168,31 @@ describe('callApi against the emulator', () => {
   ])('shows message, else msg, else 请求失败 for other codes (%o)', async (texts, shown) => {
     await addFault({
       match: { path: '/api/api2/announcement' },
-      action: { type: 'envelope', code: 4321, ...texts },
+      action: { type: 'envelope', code: 0, ...texts },
     })
     const { announcement } = await import('@shared/contract/account')
     const err = await rejection(callApi(announcement))
     expect(err.kind).toBe('business')
     expect(err.message).toBe(shown)
-    expect(err.details.code).toBe(4321)
+    expect(err.details.code).toBe(0)
     await expectToast(shown)
     expect(navigations).toEqual([])
   })
 
   it('quiet calls throw without a toast, for probing an endpoint an upstream may lack', async () => {
     await addFault({
-      match: { path: '/api/api2/announcement' },
+      match: { path: '/api/sms/send' },
       action: { type: 'status', status: 404, body: 'Not Found' },
     })
-    const { announcement } = await import('@shared/contract/account')
     const shown = vi.spyOn(toast, 'showToast')
+    const body = { phone: '13800138000', purpose: 'register' } as const
     try {
       // A loud call asks for its toast before it rejects; a quiet one never does.
-      await rejection(callApi(announcement))
-      expect(shown).toHaveBeenCalledWith(expect.stringContaining('HTTP 404'))
+      await rejection(callApi(sendSms, { body }))
+      expect(shown).toHaveBeenCalledWith(MSG.unsupported)
       shown.mockClear()
-      const err = await rejection(callApi(announcement, {}, { quiet: true }))
-      expect(err).toMatchObject({ kind: 'http', message: '请求失败（HTTP 404）' })
+      const err = await rejection(callApi(sendSms, { body }, { quiet: true }))
+      expect(err).toMatchObject({ kind: 'http', message: MSG.unsupported, details: { status: 404 } })
       expect(shown).not.toHaveBeenCalled()
     } finally {
       shown.mockRestore()
@@ -274,6 +275,88 @@ describe('callApi against the emulator', () => {
   })
 })
 
+/**
+ * Each way an upstream says it lacks an endpoint, as the fault layer scripts it (docs/testing.md):
+ * every one is classified `missing` (lib/endpoint-status.ts), so the pages' one code path for a
+ * missing endpoint covers them all, and the browser test of the pages (e2e/missing-endpoints.spec.ts)
+ * need not try each on every endpoint.
+ */
+const MISSING_ANSWERS: readonly {
+  name: string
+  action: FaultRuleInput['action']
+  /** What a write answered this way shows: the same, unless said otherwise. */
+  write?: { failure: 'refused' | 'missing'; toast: string }
+}[] = [
+  { name: 'HTTP 404 with the fault layer’s envelope', action: { type: 'status', status: 404 } },
+  { name: 'HTTP 404 with an HTML page', action: { type: 'status', status: 404, body: '<h1>Not Found</h1>' } },
+  { name: 'HTTP 405 with the fault layer’s envelope', action: { type: 'status', status: 405 } },
+  { name: 'HTTP 405 with an empty body', action: { type: 'status', status: 405, body: '' } },
+  { name: 'HTTP 501', action: { type: 'status', status: 501 } },
+  { name: 'envelope code 40500', action: { type: 'envelope', code: 40500, msg: '请求方法不支持' } },
+  {
+    name: 'an unknown envelope code',
+    action: { type: 'envelope', code: 99999, msg: '服务维护中' },
+    // To a write, a code of the upstream's own is its refusal, in its words.
+    write: { failure: 'refused', toast: '服务维护中' },
+  },
+  {
+    name: 'a success of another shape',
+    action: { type: 'envelope', code: 1, data: { items: [] } },
+    // The write may have done its work: not worded as a missing endpoint.
+    write: { failure: 'missing', toast: `${MSG.requestFailed}（响应格式错误）` },
+  },
+]
+
+describe('an endpoint the server does not offer', () => {
+  for (const {
+    name,
+    action,
+    write: writeShows = { failure: 'missing', toast: MSG.unsupported },
+  } of MISSING_ANSWERS) {
+    it(`${name}: a read is missing and shows no toast; a write says ${writeShows.toast}`, async () => {
+      await addFault({ match: { path: '/api/api2/announcement' }, action })
+      await addFault({ match: { path: '/api/sms/send' }, action })
+      const { announcement } = await import('@shared/contract/account')
+      const shown = vi.spyOn(toast, 'showToast')
+      try {
+        const read = await rejection(callApi(announcement))
+        expect(classifyFailure(read)).toBe('missing')
+        expect(shown).not.toHaveBeenCalled()
+        const write = await rejection(
+          callApi(sendSms, { body: { phone: '13800138000', purpose: 'register' } }),
+        )
+        expect(classifyFailure(write)).toBe(writeShows.failure)
+        expect(shown).toHaveBeenCalledWith(writeShows.toast)
+      } finally {
+        shown.mockRestore()
+      }
+      expect(navigations).toEqual([])
+    })
+  }
+
+  it('a refusal with a known code is a refusal, shown in its own words', async () => {
+    await addFault({
+      match: { path: '/api/sms/send' },
+      action: { type: 'envelope', code: 0, msg: '验证码发送过于频繁，请稍后再试' },
+    })
+    const err = await rejection(callApi(sendSms, { body: { phone: '13800138000', purpose: 'register' } }))
+    expect(classifyFailure(err)).toBe('refused')
+    expect(err.message).toBe('验证码发送过于频繁，请稍后再试')
+    await expectToast('验证码发送过于频繁，请稍后再试')
+  })
+
+  it('a lost connection and a server failure are neither: the call may be tried again', async () => {
+    await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'reset' }, times: 1 })
+    const { announcement } = await import('@shared/contract/account')
+    expect(classifyFailure(await rejection(callApi(announcement)))).toBe('unreachable')
+    await addFault({
+      match: { path: '/api/api2/announcement' },
+      action: { type: 'status', status: 502, body: '<h1>Bad Gateway</h1>' },
+    })
+    expect(classifyFailure(await rejection(callApi(announcement)))).toBe('unreachable')
+  })
+})
+
 describe('first-screen calls, sent before zod has loaded', () => {
   it('callApiEarly sends the request at once and parses the answer once the endpoint is there', async () => {
     const data = await signIn()
@@ -312,9 +395,15 @@ describe('first-screen calls, sent before zod has loaded', () => {
       match: { path: announcementRoute.path },
       action: { type: 'envelope', code: 1, data: { list: [{ id: 'x' }] } },
     })
-    const err = await rejection(callRoute(announcementRoute, readAnnouncementList))
-    expect(err.kind).toBe('invalid-response')
-    await expectToast(`${MSG.requestFailed}（响应格式错误）`)
+    const shown = vi.spyOn(toast, 'showToast')
+    try {
+      const err = await rejection(callRoute(announcementRoute, readAnnouncementList))
+      expect(err.kind).toBe('invalid-response')
+      // A read of another shape is a missing endpoint: the page hides or explains, no toast.
+      expect(shown).not.toHaveBeenCalled()
+    } finally {
+      shown.mockRestore()
+    }
   })
 })
 

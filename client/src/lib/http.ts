@@ -20,6 +20,7 @@ import { MSG } from '@shared/messages'
 import type { z } from 'zod'
 import { SESSION_LOST_PATH } from '../config/paths'
 import { connectivity } from './connectivity'
+import { classifyFailure } from './endpoint-status'
 import { navigateTo } from './navigation'
 import { type Refusal, readRefusal } from './refusal'
 import { currentPath, rememberForLogin } from './return-to'
@@ -53,7 +54,8 @@ export class ApiError extends Error {
   constructor(
     readonly kind: ApiErrorKind,
     message: string,
-    readonly details: { code?: number; status?: number; envelope?: LooseEnvelope } = {},
+    /** `method`: the call's, so that a failure can be read without its endpoint (lib/endpoint-status.ts). */
+    readonly details: { code?: number; status?: number; envelope?: LooseEnvelope; method?: string } = {},
   ) {
     super(message)
   }
@@ -120,11 +122,28 @@ function showRefusalDialog(refusal: Refusal): void {
   )
 }
 
-function fail(kind: ApiErrorKind, message: string, details?: ApiError['details'], quiet = false): never {
-  const refusal = kind === 'business' && !quiet ? readRefusal(message) : null
+/**
+ * Throws the failure, shown as the error catalogue says. An endpoint the server does not offer
+ * (lib/endpoint-status.ts) is worded 当前服务暂不支持此功能 rather than in the server's words or an
+ * HTTP status; a read of one shows no toast at all, since the page that asked hides the section or
+ * explains in its place (docs/upstream.md, "When an endpoint is missing or refused").
+ */
+function fail(
+  kind: ApiErrorKind,
+  message: string,
+  details?: ApiError['details'],
+  quiet = false,
+  method = 'GET',
+): never {
+  const facts = { ...details, method }
+  const missing = classifyFailure({ kind, details: facts }) === 'missing'
+  // An answer of another shape keeps its own words: a write may have done its work.
+  const shown = missing && kind !== 'invalid-response' ? MSG.unsupported : message
+  const silent = quiet || (missing && method === 'GET')
+  const refusal = kind === 'business' && !silent && !missing ? readRefusal(message) : null
   if (refusal) showRefusalDialog(refusal)
-  else if (kind !== 'aborted' && !quiet) showToast(message)
-  throw new ApiError(kind, message, details)
+  else if (kind !== 'aborted' && !silent) showToast(shown)
+  throw new ApiError(kind, shown, facts)
 }
 
 /**
@@ -249,7 +268,13 @@ async function exchange(
       status >= 200 && status < 300
         ? `${MSG.requestFailed}（响应格式错误）`
         : `${MSG.requestFailed}（HTTP ${status}）`
-    fail(status >= 200 && status < 300 ? 'invalid-response' : 'http', message, { status }, options.quiet)
+    fail(
+      status >= 200 && status < 300 ? 'invalid-response' : 'http',
+      message,
+      { status },
+      options.quiet,
+      endpoint.method,
+    )
   }
   const details = { status, code: envelope.code, envelope }
   if (isSessionLostCode(envelope.code)) {
@@ -259,7 +284,7 @@ async function exchange(
     // A key already used for another request (HTTP 422): a client fault, worded for the player.
     const keyReused = status === 422 && envelope.code === CODE.conflict
     const message = keyReused ? MSG.resubmit : (envelopeMessage(envelope) ?? MSG.requestFailed)
-    fail('business', message, details, options.quiet)
+    fail('business', message, details, options.quiet, endpoint.method)
   }
   if (status < 200 || status >= 300) {
     fail(
@@ -267,6 +292,7 @@ async function exchange(
       envelopeMessage(envelope) ?? `${MSG.requestFailed}（HTTP ${status}）`,
       details,
       options.quiet,
+      endpoint.method,
     )
   }
   return envelope
@@ -281,7 +307,13 @@ function parseData<S extends z.ZodType>(
   const data = schema.safeParse(envelope.data)
   if (!data.success) {
     console.error(`${endpoint.method} ${endpoint.path}: data does not match the contract`, data.error.issues)
-    fail('invalid-response', `${MSG.requestFailed}（响应格式错误）`, { code: envelope.code, envelope }, quiet)
+    fail(
+      'invalid-response',
+      `${MSG.requestFailed}（响应格式错误）`,
+      { code: envelope.code, envelope },
+      quiet,
+      endpoint.method,
+    )
   }
   return data.data
 }
@@ -342,6 +374,7 @@ export async function callRoute<T>(
       `${MSG.requestFailed}（响应格式错误）`,
       { code: envelope.code, envelope },
       options.quiet,
+      route.method,
     )
   }
   return data

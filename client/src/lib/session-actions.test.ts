@@ -141,6 +141,30 @@ describe('start-up without the network', () => {
     expect(session.get().isLogin).toBe(true)
   })
 
+  it('keeps the stored session, asks nothing more and loads the balance when the server does not offer users/info', async () => {
+    await logIn(demo)
+    const stale = { ...session.get().userInfo, nickname: 'stale' }
+    localStorage.setItem(STORAGE_KEY.userInfo, JSON.stringify(stale))
+    session.syncFromStorage()
+    session.setBalance(null)
+    const realFetch = globalThis.fetch
+    const fetched = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation((input, init) =>
+        String(input).includes('/api/users/info')
+          ? Promise.resolve(new Response('<h1>Not Found</h1>', { status: 404 }))
+          : realFetch(input, init),
+      )
+    const { timers, pending } = handTimers()
+    await startUp({ retry: { timers } })
+    expect(pending).toEqual([])
+    expect(session.get()).toMatchObject({ isLogin: true, userInfo: { nickname: 'stale' } })
+    await vi.waitFor(() => expect(session.get().balance).toBe('1000.00'))
+    expect(fetched.mock.calls.filter(([input]) => String(input).includes('/api/users/info'))).toHaveLength(1)
+    expect(document.body.textContent).not.toContain('请求失败')
+    expect(navigations).toEqual([])
+  })
+
   it('asks for a balance that failed to arrive as soon as the server answers again', async () => {
     await logIn(demo)
     await startUp()

@@ -3,6 +3,7 @@ import type { BodyOf } from '@shared/contract/endpoint'
 import { getBalanceRoute, userInfoRoute } from '@shared/contract/first-screen'
 import { paths } from '../config/paths'
 import { connectivity } from './connectivity'
+import { isEndpointMissing } from './endpoint-status'
 import { ApiError, callApi, callApiEarly } from './http'
 import { navigateTo } from './navigation'
 import { type Retrying, type RetryOptions, retryUntil } from './retry-until'
@@ -42,12 +43,14 @@ let confirming: Retrying | null = null
 
 /**
  * Fetches the user info of the stored session: 'confirmed' (stored, logged in), 'lost' (the server
- * said the session is gone; the HTTP client has logged out) or 'unreachable' (no answer, a time-out
- * or any other failure: the stored session stays and is asked about again).
+ * said the session is gone; the HTTP client has logged out), 'missing' (the server does not offer
+ * the user info: the session stays as the login stored it, and is not asked about again) or
+ * 'unreachable' (no answer, a time-out or any other failure: the stored session stays and is asked
+ * about again).
  */
 async function confirmSession(
   playerId: number,
-): Promise<'confirmed' | 'lost' | 'superseded' | 'unreachable'> {
+): Promise<'confirmed' | 'lost' | 'missing' | 'superseded' | 'unreachable'> {
   try {
     const info = await callApiEarly(
       userInfoRoute,
@@ -62,7 +65,7 @@ async function confirmSession(
     return 'confirmed'
   } catch (err) {
     if (err instanceof ApiError && (err.kind === 'session' || err.kind === 'unauthorized')) return 'lost'
-    return 'unreachable'
+    return isEndpointMissing(err) ? 'missing' : 'unreachable'
   }
 }
 
@@ -86,7 +89,7 @@ export async function startUp(options: { retry?: Partial<RetryOptions> } = {}): 
   const attempt = async (): Promise<boolean> => {
     const outcome = await confirmSession(playerId)
     if (outcome === 'unreachable') return false
-    if (outcome === 'confirmed') await refreshBalance().catch(() => undefined)
+    if (outcome === 'confirmed' || outcome === 'missing') await refreshBalance().catch(() => undefined)
     // The session is gone (the HTTP client logged out): the user info it stood for goes too.
     else if (outcome === 'lost') session.dropUserInfo()
     return true

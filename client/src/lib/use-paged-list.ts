@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { isEndpointMissing } from './endpoint-status'
 
 /**
  * The one way the client reads a paged list (docs/client.md): every paged endpoint answers with the
@@ -35,6 +36,8 @@ export interface PagedList<P extends Paged> {
   loaded: boolean
   /** The first page could not be loaded (callApi has said why). */
   failed: boolean
+  /** It failed because the server does not offer the endpoint (lib/endpoint-status.ts): no retry. */
+  missing: boolean
   hasMore: boolean
   /** What tells two rows apart (React's key, and a row met again on the next page). */
   keyOf: (item: ItemOf<P>) => string | number
@@ -49,6 +52,7 @@ interface State<P> {
   filters: string
   pages: P[]
   failed: boolean
+  missing: boolean
 }
 
 /**
@@ -64,7 +68,7 @@ export function usePagedList<P extends Paged>(
   keyOf: (item: NoInfer<ItemOf<P>>) => string | number,
 ): PagedList<P> {
   const key = JSON.stringify(filters)
-  const [state, setState] = useState<State<P>>({ filters: key, pages: [], failed: false })
+  const [state, setState] = useState<State<P>>({ filters: key, pages: [], failed: false, missing: false })
   const latest = useRef({ key, fetchPage })
   latest.current = { key, fetchPage }
 
@@ -79,18 +83,20 @@ export function usePagedList<P extends Paged>(
     const asked = latest.current.key
     try {
       const first = await read(1)
-      if (first) setState({ filters: first.key, pages: [first.data], failed: false })
-    } catch {
-      if (latest.current.key === asked) setState({ filters: asked, pages: [], failed: true })
+      if (first) setState({ filters: first.key, pages: [first.data], failed: false, missing: false })
+    } catch (err) {
+      if (latest.current.key === asked)
+        setState({ filters: asked, pages: [], failed: true, missing: isEndpointMissing(err) })
     }
   }, [read])
 
   useEffect(() => {
-    setState({ filters: key, pages: [], failed: false })
+    setState({ filters: key, pages: [], failed: false, missing: false })
     void loadFirst()
   }, [key, loadFirst])
 
-  const current: State<P> = state.filters === key ? state : { filters: key, pages: [], failed: false }
+  const current: State<P> =
+    state.filters === key ? state : { filters: key, pages: [], failed: false, missing: false }
   const seen = new Set<string | number>()
   const items: ItemOf<P>[] = []
   for (const page of current.pages) {
@@ -109,6 +115,7 @@ export function usePagedList<P extends Paged>(
     total: current.pages[0]?.total ?? null,
     loaded: current.pages.length > 0,
     failed: current.failed,
+    missing: current.missing,
     hasMore: last?.has_more ?? false,
     keyOf,
     loadMore: async () => {

@@ -49,3 +49,11 @@ export function PageShell({ title, children, right, fallback = paths.home, back 
     </div>
   )
 }
+
+/*
+ * A section's state (components/read-state: loading, there, or missing from the server), which
+ * only pages use: pages take it from here so that it shares the shell's chunk. In a chunk of its own
+ * it would be one more dependency listed for every page in the first screen's script (the bundle
+ * budget, docs/client.md#the-first-screen).
+ */
+export { type Availability, availabilityOf, ReadState, UNSUPPORTED_NOTE } from '../read-state/read-state'

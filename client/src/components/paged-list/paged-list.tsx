@@ -6,6 +6,7 @@ import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll'
 import List from 'antd-mobile/es/components/list'
 import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh'
 import { Fragment, type ReactNode, useState } from 'react'
+import { UNSUPPORTED_NOTE } from '../page-shell/page-shell'
 import { TimeZoneNote } from '../time-zone-note/time-zone-note'
 import './paged-list.css'
 
@@ -99,7 +100,12 @@ export function PagedListView<P extends Paged>({
           empty
         )
       ) : null}
-      {!list.loaded && list.failed ? (
+      {!list.loaded && list.missing ? (
+        <p className="paged-list__note" data-testid="endpoint-missing">
+          {UNSUPPORTED_NOTE}
+        </p>
+      ) : null}
+      {!list.loaded && list.failed && !list.missing ? (
         <p className="paged-list__note">
           加载失败，
           <button type="button" className="text-button" onClick={() => void list.refresh()}>

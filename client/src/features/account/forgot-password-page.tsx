@@ -3,6 +3,7 @@ import { PageShell } from '@client/components/page-shell/page-shell'
 import { SmsCodeItem } from '@client/components/sms-code-button/sms-code-button'
 import { SubmitForm } from '@client/components/submit-form/submit-form'
 import { paths } from '@client/config/paths'
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { requiredRule, schemaRule } from '@client/lib/form-rules'
 import { callApi } from '@client/lib/http'
 import { logIn } from '@client/lib/session-actions'
@@ -14,7 +15,7 @@ import Form from 'antd-mobile/es/components/form'
 import Input from 'antd-mobile/es/components/input'
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
-import { isMissingEndpoint, markResetMissing } from './password-reset-support'
+import { markResetMissing } from './password-reset-support'
 import './login-page.css'
 
 interface ResetValues {
@@ -35,7 +36,7 @@ export function ForgotPasswordPage() {
   const [missing, setMissing] = useState(false)
 
   const onMissing = (err: unknown) => {
-    if (isMissingEndpoint(err)) {
+    if (isEndpointMissing(err)) {
       markResetMissing()
       setMissing(true)
     }

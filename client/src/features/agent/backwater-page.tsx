@@ -1,7 +1,7 @@
 import { Amount } from '@client/components/amount/amount'
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
 import { NumText } from '@client/components/num-text/num-text'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RefreshButton } from '@client/components/refresh-button/refresh-button'
 import { RequireLogin } from '@client/components/require-login/require-login'
@@ -50,6 +50,7 @@ function BackwaterContent() {
   const [claimKey] = useState(() => new SubmissionKey())
 
   const s = summary.data
+  const summaryState = availabilityOf(summary.data, summary.error)
 
   const claim = () =>
     run(async () => {
@@ -70,49 +71,56 @@ function BackwaterContent() {
 
   return (
     <div className="agent">
-      <section className="agent__summary" aria-label="今日返水">
-        <div className="agent__stat">
-          <span className="agent__stat-label">今日流水</span>
-          <span className="agent__stat-value" data-testid="today-turnover">
-            {s ? amount(s.today_turnover) : '—'}
-          </span>
-        </div>
-        <div className="agent__stat">
-          <span className="agent__stat-label">今日返水比例</span>
-          <span className="agent__stat-value">{s ? (s.today_tier > 0 ? s.rate : '未达标') : '—'}</span>
-        </div>
-        <div className="agent__stat">
-          <span className="agent__stat-label">今日返水</span>
-          <span className="agent__stat-value">{s ? amount(s.today_rebate) : '—'}</span>
-        </div>
-        <div className="agent__stat">
-          <span className="agent__stat-label">可领取</span>
-          <span className="agent__stat-value" data-testid="claimable">
-            {s ? amount(s.claimable) : '—'}
-          </span>
-        </div>
-        {s?.next_tier ? (
-          <p className="agent__tip agent__summary-wide">
-            再投注 {amount(s.next_tier.need_turnover)} USDT 可升至第{s.next_tier.tier}档（{s.next_tier.rate}）
-          </p>
-        ) : null}
-        {s ? (
-          <p className="agent__tip agent__summary-wide">
-            其中返水 {amount(s.claimable_rebate)}，下级返佣 {amount(s.claimable_commission)}；可领取近{' '}
-            {s.claim_window_days} 天未领取的金额，每天可领取一次。
-          </p>
-        ) : null}
-        <Button
-          className="agent__summary-wide"
-          block
-          color="primary"
-          loading={claiming}
-          disabled={!s || !canClaim(s.claimable, s.claimed_today)}
-          onClick={claim}
-        >
-          {s?.claimed_today ? '今日已领取' : '一键领取'}
-        </Button>
-      </section>
+      {summaryState === 'missing' ? (
+        <ReadState availability="missing" note="当前服务暂不支持领取返水。">
+          {null}
+        </ReadState>
+      ) : (
+        <section className="agent__summary" aria-label="今日返水">
+          <div className="agent__stat">
+            <span className="agent__stat-label">今日流水</span>
+            <span className="agent__stat-value" data-testid="today-turnover">
+              {s ? amount(s.today_turnover) : '—'}
+            </span>
+          </div>
+          <div className="agent__stat">
+            <span className="agent__stat-label">今日返水比例</span>
+            <span className="agent__stat-value">{s ? (s.today_tier > 0 ? s.rate : '未达标') : '—'}</span>
+          </div>
+          <div className="agent__stat">
+            <span className="agent__stat-label">今日返水</span>
+            <span className="agent__stat-value">{s ? amount(s.today_rebate) : '—'}</span>
+          </div>
+          <div className="agent__stat">
+            <span className="agent__stat-label">可领取</span>
+            <span className="agent__stat-value" data-testid="claimable">
+              {s ? amount(s.claimable) : '—'}
+            </span>
+          </div>
+          {s?.next_tier ? (
+            <p className="agent__tip agent__summary-wide">
+              再投注 {amount(s.next_tier.need_turnover)} USDT 可升至第{s.next_tier.tier}档（{s.next_tier.rate}
+              ）
+            </p>
+          ) : null}
+          {s ? (
+            <p className="agent__tip agent__summary-wide">
+              其中返水 {amount(s.claimable_rebate)}，下级返佣 {amount(s.claimable_commission)}；可领取近{' '}
+              {s.claim_window_days} 天未领取的金额，每天可领取一次。
+            </p>
+          ) : null}
+          <Button
+            className="agent__summary-wide"
+            block
+            color="primary"
+            loading={claiming}
+            disabled={!s || !canClaim(s.claimable, s.claimed_today)}
+            onClick={claim}
+          >
+            {s?.claimed_today ? '今日已领取' : '一键领取'}
+          </Button>
+        </section>
+      )}
 
       {s && s.days.length > 0 ? (
         <List className="agent__list" header="待领取明细">
@@ -128,23 +136,29 @@ function BackwaterContent() {
         </List>
       ) : null}
 
-      <List className="agent__list" header="返水比例（按当日流水）" data-public-figure>
-        {config.data?.tiers.map((tier) => (
-          <List.Item
-            key={tier.tier}
-            extra={tier.rate}
-            description={tierBand(tier.min_turnover, tier.max_turnover)}
-          >
-            第{tier.tier}档
-            {s && s.today_tier === tier.tier ? <Tag color="var(--app-primary-fill)">当前</Tag> : null}
-          </List.Item>
-        ))}
-        {config.data?.commission_levels.map((level) => (
-          <List.Item key={`level-${level.level}`} extra={level.rate}>
-            {level.level}级下级返佣
-          </List.Item>
-        ))}
-      </List>
+      <ReadState
+        availability={availabilityOf(config.data, config.error)}
+        onRetry={() => void config.mutate()}
+        missing="hide"
+      >
+        <List className="agent__list" header="返水比例（按当日流水）" data-public-figure>
+          {config.data?.tiers.map((tier) => (
+            <List.Item
+              key={tier.tier}
+              extra={tier.rate}
+              description={tierBand(tier.min_turnover, tier.max_turnover)}
+            >
+              第{tier.tier}档
+              {s && s.today_tier === tier.tier ? <Tag color="var(--app-primary-fill)">当前</Tag> : null}
+            </List.Item>
+          ))}
+          {config.data?.commission_levels.map((level) => (
+            <List.Item key={`level-${level.level}`} extra={level.rate}>
+              {level.level}级下级返佣
+            </List.Item>
+          ))}
+        </List>
+      </ReadState>
 
       <PagedListView
         list={history}

@@ -1,6 +1,6 @@
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
 import { offerExternalLink } from '@client/components/external-link/external-link'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { openChat } from '@client/lib/chat-link'
@@ -40,6 +40,7 @@ function InviteContent() {
   useEffect(() => () => stopChat.current(), [])
 
   const data = info.data
+  const qrMissing = availabilityOf(qr.data, qr.error) === 'missing'
   const savePoster = () =>
     run(async () => {
       if (!poster.current) return
@@ -67,6 +68,16 @@ function InviteContent() {
     })
   }
 
+  if (availabilityOf(info.data, info.error) === 'missing') {
+    return (
+      <div className="agent">
+        <ReadState availability="missing" note="当前服务暂不支持邀请好友与团队返佣。">
+          {null}
+        </ReadState>
+      </div>
+    )
+  }
+
   return (
     <div className="agent">
       <div className="agent__poster" ref={poster} data-testid="invite-poster">
@@ -80,7 +91,7 @@ function InviteContent() {
             height={qr.data.size}
             alt="邀请二维码"
           />
-        ) : (
+        ) : qrMissing ? null : (
           <Skeleton className="agent__qr agent__qr--loading" animated />
         )}
         <p className="agent__poster-code">
@@ -119,7 +130,13 @@ function InviteContent() {
           </Button>
         </div>
         <div className="agent__actions">
-          <Button block color="primary" loading={saving} disabled={!qr.data} onClick={savePoster}>
+          <Button
+            block
+            color="primary"
+            loading={saving}
+            disabled={!qr.data && !qrMissing}
+            onClick={savePoster}
+          >
             保存海报
           </Button>
           <Button block color="success" disabled={!data} onClick={share}>

@@ -1,6 +1,6 @@
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
 import { DateTimeText } from '@client/components/date-time-text/date-time-text'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { PagedListView } from '@client/components/paged-list/paged-list'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { SegmentedControl } from '@client/components/segmented-control/segmented-control'
@@ -65,6 +65,15 @@ function TurnoverView() {
   }
 
   const shownRange = data ? `${data.start_date} 至 ${data.end_date}` : '选择日期'
+
+  // The summary and the days come with the members' list: without the endpoint none of it is there.
+  if (list.missing) {
+    return (
+      <ReadState availability="missing" note="当前服务暂不支持团队业绩。">
+        {null}
+      </ReadState>
+    )
+  }
 
   return (
     <>

@@ -2,6 +2,7 @@ import { NumText } from '@client/components/num-text/num-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { TimeZoneNote } from '@client/components/time-zone-note/time-zone-note'
 import { paths } from '@client/config/paths'
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { useApi } from '@client/lib/use-api'
 import { activityDetail } from '@shared/contract/content'
 import { idParam } from '@shared/contract/fields'
@@ -15,6 +16,18 @@ import './content.css'
 
 function Detail({ id }: { id: number }) {
   const { data, error } = useApi(activityDetail, { id })
+  if (isEndpointMissing(error)) {
+    return (
+      <div className="content">
+        <p className="content__intro" data-testid="endpoint-missing">
+          当前服务暂不支持查看活动详情。
+        </p>
+        <Link to={paths.activity}>
+          <Button block>查看全部活动</Button>
+        </Link>
+      </div>
+    )
+  }
   if (error) {
     return (
       <div className="content">

@@ -1,4 +1,4 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { paths } from '@client/config/paths'
 import { useApi } from '@client/lib/use-api'
 import { activityImages } from '@shared/contract/content'
@@ -10,13 +10,19 @@ import './content.css'
 
 /** Every current activity's posters; a tap opens them full screen (long-press there to save). */
 export function ActivityImagesPage() {
-  const { data } = useApi(activityImages, {})
+  const { data, error, mutate } = useApi(activityImages, {})
   const urls = data?.list.map((image) => image.url) ?? []
   return (
     <PageShell title="活动海报" fallback={paths.activity}>
       <div className="content">
         <p className="content__intro">点击图片查看大图，长按即可保存后分享。</p>
-        {!data ? <Skeleton.Paragraph lineCount={8} animated /> : null}
+        <ReadState
+          availability={availabilityOf(data, error)}
+          onRetry={() => void mutate()}
+          loading={<Skeleton.Paragraph lineCount={8} animated />}
+        >
+          {null}
+        </ReadState>
         {data?.list.length === 0 ? <Empty className="content__empty" description="暂无活动海报" /> : null}
         <div className="content__images">
           {data?.list.map((image, index) => (

@@ -1,5 +1,5 @@
 import { NumText } from '@client/components/num-text/num-text'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { TimeZoneNote } from '@client/components/time-zone-note/time-zone-note'
 import { paths } from '@client/config/paths'
 import { useApi } from '@client/lib/use-api'
@@ -16,7 +16,7 @@ export const activityDetailPath = (id: number) => `${paths.activityDetail}?id=${
 
 /** The activity tab: every activity, ongoing first, each leading to its detail. */
 export function ActivityPage() {
-  const { data, mutate } = useApi(activityList, undefined)
+  const { data, error, mutate } = useApi(activityList, undefined)
   return (
     <PageShell
       title="活动"
@@ -29,7 +29,14 @@ export function ActivityPage() {
     >
       <PullToRefresh onRefresh={async () => void (await mutate())}>
         <div className="content">
-          {!data ? <Skeleton.Paragraph lineCount={8} animated /> : null}
+          <ReadState
+            availability={availabilityOf(data, error)}
+            onRetry={() => void mutate()}
+            note="当前服务暂不支持活动，敬请期待。"
+            loading={<Skeleton.Paragraph lineCount={8} animated />}
+          >
+            {null}
+          </ReadState>
           {data?.list.length === 0 ? <Empty className="content__empty" description="暂无活动" /> : null}
           {data && data.list.length > 0 ? <TimeZoneNote /> : null}
           {data?.list.map((activity) => {

@@ -1,7 +1,7 @@
 import { HideAmountToggle } from '@client/components/balance-text/balance-text'
 import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { NumText } from '@client/components/num-text/num-text'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { TimeZoneNote } from '@client/components/time-zone-note/time-zone-note'
 import { formatDateTime } from '@client/lib/date-time'
 import { useShownAmount } from '@client/lib/hide-amount'
@@ -25,7 +25,20 @@ const POOL_REFRESH_MS = 5000
 
 export function PondPage() {
   const amount = useShownAmount()
-  const { data } = useApi(prizePool, undefined, { refreshInterval: POOL_REFRESH_MS })
+  const { data, error, mutate } = useApi(prizePool, undefined, {
+    // Only while the server answers: an upstream without the pool is not asked again and again.
+    refreshInterval: (latest) => (latest ? POOL_REFRESH_MS : 0),
+  })
+  const availability = availabilityOf(data, error)
+  if (availability === 'missing' || availability === 'refused' || availability === 'unreachable') {
+    return (
+      <PageShell title="奖池">
+        <ReadState availability={availability} onRetry={() => void mutate()} note="当前服务暂不支持奖池。">
+          {null}
+        </ReadState>
+      </PageShell>
+    )
+  }
   return (
     <PageShell title="奖池" right={<HideAmountToggle />}>
       <div className="content">

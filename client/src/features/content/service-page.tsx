@@ -1,5 +1,5 @@
 import { offerExternalLink } from '@client/components/external-link/external-link'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { paths } from '@client/config/paths'
 import { openChat } from '@client/lib/chat-link'
 import { useApi } from '@client/lib/use-api'
@@ -24,7 +24,8 @@ const HELP_LINKS = [
 /** The customer-service tab: the chat (app first, web after the fallback delay) and the FAQ. */
 export function ServicePage() {
   const navigate = useNavigate()
-  const { data } = useApi(serviceInfo, undefined)
+  const { data, error, mutate } = useApi(serviceInfo, undefined)
+  const availability = availabilityOf(data, error)
   const stopChat = useRef<() => void>(() => {})
   useEffect(() => () => stopChat.current(), [])
 
@@ -42,10 +43,16 @@ export function ServicePage() {
         <section className="content__hero" aria-label="在线客服">
           <p className="content__title">在线客服</p>
           <p>充值、提现、游戏规则与账户安全问题，客服在聊天软件中为您解答。</p>
-          <p>服务时间：{data?.hours ?? '—'}</p>
-          <Button color="default" disabled={!data} onClick={contact}>
-            联系在线客服
-          </Button>
+          {availability === 'missing' ? (
+            <p data-testid="endpoint-missing">当前服务暂未开通在线客服，请通过下方帮助自助解决。</p>
+          ) : (
+            <>
+              <p>服务时间：{data?.hours ?? '—'}</p>
+              <Button color="default" disabled={!data} onClick={contact}>
+                联系在线客服
+              </Button>
+            </>
+          )}
         </section>
         <List className="content__list" header="帮助">
           {HELP_LINKS.map((link) => (
@@ -54,18 +61,21 @@ export function ServicePage() {
             </List.Item>
           ))}
         </List>
-        <h2 className="content__title">常见问题</h2>
-        {data ? (
-          <Collapse className="content__articles" accordion>
-            {data.faq.map((item) => (
+        <ReadState
+          availability={availability}
+          onRetry={() => void mutate()}
+          missing="hide"
+          loading={<Skeleton.Paragraph lineCount={6} animated />}
+        >
+          <h2 className="content__title">常见问题</h2>
+          <Collapse className="content__articles" accordion data-testid="service-faq">
+            {data?.faq.map((item) => (
               <Collapse.Panel key={String(item.id)} title={item.question}>
                 <RichHtml html={item.answer_html} />
               </Collapse.Panel>
             ))}
           </Collapse>
-        ) : (
-          <Skeleton.Paragraph lineCount={6} animated />
-        )}
+        </ReadState>
         <p className="content__tip">客服不会索要您的登录密码或支付密码，请勿告诉任何人。</p>
       </div>
     </PageShell>

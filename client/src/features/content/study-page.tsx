@@ -1,4 +1,4 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { paths } from '@client/config/paths'
 import { useApi } from '@client/lib/use-api'
 import { studyArticles } from '@shared/contract/content'
@@ -7,7 +7,7 @@ import { ArticleList } from './article-list'
 import './content.css'
 
 export function StudyPage() {
-  const { data } = useApi(studyArticles, undefined)
+  const { data, error, mutate } = useApi(studyArticles, undefined)
   return (
     <PageShell title="教程">
       <div className="content">
@@ -16,7 +16,9 @@ export function StudyPage() {
           想核对某一期？在<Link to={paths.betHistory}>投注记录</Link>
           中点注单的“验证结果”，验证页会在你的浏览器里重新计算并逐步对比。
         </p>
-        <ArticleList articles={data?.list} />
+        <ReadState availability={availabilityOf(data, error)} onRetry={() => void mutate()}>
+          <ArticleList articles={data?.list} />
+        </ReadState>
       </div>
     </PageShell>
   )

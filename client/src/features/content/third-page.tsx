@@ -1,4 +1,4 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { paths } from '@client/config/paths'
 import { useApi } from '@client/lib/use-api'
 import { thirdPartyPages } from '@shared/contract/content'
@@ -14,13 +14,27 @@ export function ThirdPage() {
   const navigate = useNavigate()
   const [params] = useSearchParams()
   const key = params.get('key')
-  const { data } = useApi(thirdPartyPages, undefined)
+  const { data, error, mutate } = useApi(thirdPartyPages, undefined)
   const page = data ? allowedThirdParty(data.list, key) : null
 
   if (!data) {
     return (
       <PageShell title="第三方页面">
-        <Skeleton.Paragraph lineCount={6} animated />
+        <ReadState
+          availability={availabilityOf(data, error)}
+          onRetry={() => void mutate()}
+          note="当前服务暂无合作页面。"
+          loading={<Skeleton.Paragraph lineCount={6} animated />}
+        >
+          {null}
+        </ReadState>
+        {error ? (
+          <div className="content">
+            <Button block onClick={() => navigate(paths.home)}>
+              返回首页
+            </Button>
+          </div>
+        ) : null}
       </PageShell>
     )
   }

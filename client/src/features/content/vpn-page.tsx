@@ -1,4 +1,5 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { callApi } from '@client/lib/http'
 import { useApi } from '@client/lib/use-api'
 import { useBusy } from '@client/lib/use-busy'
@@ -11,34 +12,42 @@ import './content.css'
 
 const SAMPLES = 5
 
-/** Times `SAMPLES` round trips to the ping endpoint one after another; a failed one is left out. */
-async function measure(onSample: (ms: number) => void): Promise<void> {
+/**
+ * Times `SAMPLES` round trips to the ping endpoint one after another; a failed one is left out.
+ * Answers false when the server does not offer the endpoint (nothing more is asked then).
+ */
+async function measure(onSample: (ms: number) => void): Promise<boolean> {
   for (let i = 0; i < SAMPLES; i++) {
     const started = performance.now()
     try {
       await callApi(ping)
       onSample(performance.now() - started)
-    } catch {
+    } catch (err) {
+      if (isEndpointMissing(err)) return false
       // callApi showed the failure; the remaining samples still tell how the line is.
     }
   }
+  return true
 }
 
 /** Network help: how fast the server answers from here, and the connection guide. */
 export function VpnPage() {
-  const { data } = useApi(networkHelp, undefined)
+  const { data, error, mutate } = useApi(networkHelp, undefined)
+  const help = availabilityOf(data, error)
   const [samples, setSamples] = useState<number[]>([])
+  const [pingMissing, setPingMissing] = useState(false)
   const [running, busyRun] = useBusy()
 
   const run = () =>
     busyRun(async () => {
       setSamples([])
-      await measure((ms) => setSamples((list) => [...list, ms]))
+      if (!(await measure((ms) => setSamples((list) => [...list, ms])))) setPingMissing(true)
     })
 
   // Measured once as soon as the thresholds are known, so the answer is there on arrival.
   const measuredOnce = useRef(false)
-  const ready = data !== undefined
+  // Without the guide (a server that does not offer it) the line is still measured, unrated.
+  const ready = data !== undefined || help === 'missing'
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once when the help arrives; run is re-created each render
   useEffect(() => {
     if (!ready || measuredOnce.current) return
@@ -70,12 +79,20 @@ export function VpnPage() {
               ≤{data.good_ms} ms 良好 · ≤{data.fair_ms} ms 一般 · 更慢为较差，建议按下方指引切换网络或加速
             </p>
           ) : null}
-          <Button color="primary" loading={running} disabled={!data} onClick={run}>
-            {samples.length > 0 ? '重新测速' : '开始测速'}
-          </Button>
+          {pingMissing ? (
+            <p className="content__meta" data-testid="endpoint-missing">
+              当前服务暂不支持测速。
+            </p>
+          ) : (
+            <Button color="primary" loading={running} disabled={!ready} onClick={run}>
+              {samples.length > 0 ? '重新测速' : '开始测速'}
+            </Button>
+          )}
         </section>
-        <h2 className="content__title">连接指引</h2>
-        <ArticleList articles={data?.list} />
+        <ReadState availability={help} onRetry={() => void mutate()} missing="hide">
+          <h2 className="content__title">连接指引</h2>
+          <ArticleList articles={data?.list} />
+        </ReadState>
       </div>
     </PageShell>
   )

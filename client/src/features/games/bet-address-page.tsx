@@ -1,5 +1,5 @@
 import { AddressLine } from '@client/components/address-line/address-line'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { truncate } from '@client/lib/format'
@@ -40,7 +40,7 @@ interface Editing {
 }
 
 function BetAddresses() {
-  const { data, mutate } = useApi(betAddresses, undefined)
+  const { data, error, mutate } = useApi(betAddresses, undefined)
   const [editing, setEditing] = useState<Editing | null>(null)
   const [saving, run] = useBusy()
 
@@ -70,7 +70,17 @@ function BetAddresses() {
       await mutate()
     })
 
-  if (!data) return <Skeleton.Paragraph lineCount={5} animated />
+  if (!data)
+    return (
+      <ReadState
+        availability={availabilityOf(data, error)}
+        onRetry={() => void mutate()}
+        note="当前服务暂不支持转账投注。"
+        loading={<Skeleton.Paragraph lineCount={5} animated />}
+      >
+        {null}
+      </ReadState>
+    )
   return (
     <>
       <List header="我的投注地址" data-testid="bet-addresses">

@@ -1,4 +1,4 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { ResponsibleLink } from '@client/components/responsible-link/responsible-link'
 import { paths } from '@client/config/paths'
 import { useShownAmount } from '@client/lib/hide-amount'
@@ -88,6 +88,8 @@ function GameView({ game }: { game: GameCode }) {
   }
 
   const draws = results.data?.list ?? null
+  const resultsMissing = availabilityOf(results.data, results.error) === 'missing'
+  const rulesState = availabilityOf(rules.data, rules.error)
   const title = rules.data?.name ?? GAME_NAMES[game]
   return (
     <PageShell
@@ -105,29 +107,36 @@ function GameView({ game }: { game: GameCode }) {
         <ResultsStrip game={game} draws={draws?.slice(0, SHOWN_DRAWS) ?? null} />
         <StreakBoard draws={draws} />
         <CommitmentPanel view={commitment} />
-        {rules.data ? (
-          <SealedMask view={view} blocking={rules.data.seal_ms >= BLOCKING_SEAL_MS}>
-            <BetBoard rules={rules.data} slip={slip} dispatch={dispatch} placed={placed} />
-          </SealedMask>
-        ) : (
-          <Skeleton.Paragraph lineCount={5} animated />
-        )}
+        <ReadState
+          availability={rulesState}
+          onRetry={() => void rules.mutate()}
+          note="当前服务暂不支持此游戏的玩法与赔率，暂时无法投注。"
+          loading={<Skeleton.Paragraph lineCount={5} animated />}
+        >
+          {rules.data ? (
+            <SealedMask view={view} blocking={rules.data.seal_ms >= BLOCKING_SEAL_MS}>
+              <BetBoard rules={rules.data} slip={slip} dispatch={dispatch} placed={placed} />
+            </SealedMask>
+          ) : null}
+        </ReadState>
         {myBets.length > 0 ? <MyBets bets={myBets} /> : null}
-        <List header="最近开奖" className="games-results" data-testid="latest-results">
-          {(draws ?? []).slice(0, SHOWN_DRAWS).map((d) => (
-            <List.Item
-              key={d.round_id}
-              description={<AwardText hash={d.block_hash} />}
-              extra={
-                <Link className="games-tap" to={verifyPath(game, d.round_id)}>
-                  验证
-                </Link>
-              }
-            >
-              <span className="games-round-id">第 {d.round_id} 期</span> <DrawNumbers draw={d} />
-            </List.Item>
-          ))}
-        </List>
+        {resultsMissing ? null : (
+          <List header="最近开奖" className="games-results" data-testid="latest-results">
+            {(draws ?? []).slice(0, SHOWN_DRAWS).map((d) => (
+              <List.Item
+                key={d.round_id}
+                description={<AwardText hash={d.block_hash} />}
+                extra={
+                  <Link className="games-tap" to={verifyPath(game, d.round_id)}>
+                    验证
+                  </Link>
+                }
+              >
+                <span className="games-round-id">第 {d.round_id} 期</span> <DrawNumbers draw={d} />
+              </List.Item>
+            ))}
+          </List>
+        )}
         <div className="games-links">
           <Link className="games-tap" to={resultsHistoryPath(game)}>
             全部开奖记录

@@ -1,4 +1,5 @@
 import { DateTimeText } from '@client/components/date-time-text/date-time-text'
+import { ReadState } from '@client/components/page-shell/page-shell'
 import { copyText } from '@client/lib/copy'
 import { formatDateTime } from '@client/lib/date-time'
 import { truncate } from '@client/lib/format'
@@ -19,6 +20,12 @@ type Draw = DataOf<typeof gameResults>['list'][number]
 /** The round bets go to now: its number, whether it still takes bets, both countdowns and the last draw. */
 export function RoundPanel({ view }: { view: RoundView }) {
   const { round, msToSeal, msToDraw, sealed } = view
+  if (view.missing)
+    return (
+      <ReadState availability="missing" note="当前服务暂不支持此游戏的期号与开奖，暂时无法投注。">
+        {null}
+      </ReadState>
+    )
   if (!round) return <Skeleton.Paragraph lineCount={3} animated />
   const previous = round.previous
   return (

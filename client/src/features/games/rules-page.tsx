@@ -1,4 +1,4 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { useApi } from '@client/lib/use-api'
 import { gameRules } from '@shared/contract/games'
 import type { GameCode } from '@shared/games/config'
@@ -21,7 +21,7 @@ export function RulesPage() {
 }
 
 function Rules({ game }: { game: GameCode }) {
-  const { data } = useApi(gameRules, { game })
+  const { data, error, mutate } = useApi(gameRules, { game })
   return (
     <PageShell title={`${data?.name ?? GAME_NAMES[game]} · 规则`} fallback={gamePath(game)}>
       {data ? (
@@ -61,7 +61,14 @@ function Rules({ game }: { game: GameCode }) {
           ) : null}
         </div>
       ) : (
-        <Skeleton.Paragraph lineCount={8} animated />
+        <ReadState
+          availability={availabilityOf(data, error)}
+          onRetry={() => void mutate()}
+          note="当前服务暂不提供此游戏的规则与赔率。"
+          loading={<Skeleton.Paragraph lineCount={8} animated />}
+        >
+          {null}
+        </ReadState>
       )}
     </PageShell>
   )

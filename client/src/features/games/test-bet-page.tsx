@@ -1,5 +1,5 @@
 import { AmountInput } from '@client/components/amount-input/amount-input'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { truncate } from '@client/lib/format'
@@ -43,7 +43,13 @@ export function TestBetPage() {
 function TestBet() {
   const addresses = useApi(betAddresses, undefined)
   // A pending bet is settled at its block: look again every few seconds.
-  const history = useApi(transferHistory, { page: 1, page_size: 20 }, { refreshInterval: 3_000 })
+  // Only while the server answers: an upstream without the history is not asked again and again.
+  const history = useApi(
+    transferHistory,
+    { page: 1, page_size: 20 },
+    { refreshInterval: (latest) => (latest ? 3_000 : 0) },
+  )
+  const historyMissing = availabilityOf(history.data, history.error) === 'missing'
   const money = useShownAmount()
   const [from, setFrom] = useState<string | null>(null)
   const [to, setTo] = useState<string | null>(null)
@@ -53,7 +59,17 @@ function TestBet() {
   // One key per attempt (docs/client.md#submission-keys).
   const [key] = useState(() => new SubmissionKey())
 
-  if (!addresses.data) return <Skeleton.Paragraph lineCount={6} animated />
+  if (!addresses.data)
+    return (
+      <ReadState
+        availability={availabilityOf(addresses.data, addresses.error)}
+        onRetry={() => void addresses.mutate()}
+        note="当前服务暂不支持转账投注。"
+        loading={<Skeleton.Paragraph lineCount={6} animated />}
+      >
+        {null}
+      </ReadState>
+    )
   const { list, receiving } = addresses.data
   const chosenFrom = from ?? list[0]?.address ?? null
   const chosenTo = to ?? receiving[0]?.address ?? null
@@ -114,11 +130,13 @@ function TestBet() {
         </Button>
       </div>
       {fresh ? <TransferResult transfer={fresh} money={money} /> : null}
-      <List header="最近的转账投注">
-        {(history.data?.list ?? []).map((t) => (
-          <TransferRow key={t.id} transfer={t} money={money} />
-        ))}
-      </List>
+      {historyMissing ? null : (
+        <List header="最近的转账投注" data-testid="transfer-history">
+          {(history.data?.list ?? []).map((t) => (
+            <TransferRow key={t.id} transfer={t} money={money} />
+          ))}
+        </List>
+      )}
     </>
   )
 }

@@ -1,4 +1,4 @@
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { useApi } from '@client/lib/use-api'
@@ -21,7 +21,12 @@ const word = (label: string) => WORDS[label] ?? labelWord(label)
 export function TrendPage() {
   const [game, setGame] = useState<GameCode>('qukuai')
   const [attribute, setAttribute] = useState<string | null>(null)
-  const { data } = useApi(gameResults, { game, page: 1, page_size: 100 }, { refreshInterval: 10_000 })
+  const { data, error, mutate } = useApi(
+    gameResults,
+    { game, page: 1, page_size: 100 },
+    // Only while the server answers: an upstream without the results is not asked again and again.
+    { refreshInterval: (latest) => (latest ? 10_000 : 0) },
+  )
   const draws = data?.list ?? []
   const attributes = attributesOf(draws)
   const chosen = attribute && attributes.includes(attribute) ? attribute : (attributes[0] ?? null)
@@ -52,7 +57,14 @@ export function TrendPage() {
               {chosen ? <Grids labels={labelsOf(draws, chosen)} /> : <p className="games-links">暂无开奖</p>}
             </>
           ) : (
-            <Skeleton.Paragraph lineCount={6} animated />
+            <ReadState
+              availability={availabilityOf(data, error)}
+              onRetry={() => void mutate()}
+              note="当前服务暂不提供开奖走势。"
+              loading={<Skeleton.Paragraph lineCount={6} animated />}
+            >
+              {null}
+            </ReadState>
           )}
         </Tabs.Tab>
         <Tabs.Tab title="我的走势" key="mine">
@@ -66,8 +78,18 @@ export function TrendPage() {
 }
 
 function MyTrend({ game }: { game: GameCode }) {
-  const { data } = useApi(betHistory, { game, page: 1, page_size: 100 })
-  if (!data) return <Skeleton.Paragraph lineCount={6} animated />
+  const { data, error, mutate } = useApi(betHistory, { game, page: 1, page_size: 100 })
+  if (!data)
+    return (
+      <ReadState
+        availability={availabilityOf(data, error)}
+        onRetry={() => void mutate()}
+        note="当前服务暂不提供我的走势。"
+        loading={<Skeleton.Paragraph lineCount={6} animated />}
+      >
+        {null}
+      </ReadState>
+    )
   const labels = myLabels(data.list)
   if (labels.length === 0) return <p className="games-links">暂无已开奖的投注</p>
   return <Grids labels={labels} />

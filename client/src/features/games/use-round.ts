@@ -1,3 +1,4 @@
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { callApi } from '@client/lib/http'
 import type { DataOf } from '@shared/contract/endpoint'
 import { currentRound } from '@shared/contract/games'
@@ -25,6 +26,8 @@ export interface RoundView {
   /** Null for the moment between the next round's sealing and the next fetch. */
   target: BetTarget | null
   refresh: () => Promise<void>
+  /** The server does not offer the current round (lib/endpoint-status.ts): nothing more is asked. */
+  missing: boolean
 }
 
 /** Re-renders every `ms` while mounted; the countdown reads the clock on each render. */
@@ -50,6 +53,7 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
   const lastDrawn = useRef<string | null | undefined>(undefined)
   const timer = useRef<number | undefined>(undefined)
   const inFlight = useRef(false)
+  const [missing, setMissing] = useState(false)
 
   const fetchRound = useCallback(async () => {
     if (inFlight.current) return
@@ -66,11 +70,16 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
       if (isNewDraw(lastDrawn.current, drawn)) onDrawRef.current(round)
       lastDrawn.current = drawn
       wait = nextPollMs(round.ms_to_draw)
-    } catch {
-      // The HTTP client showed why; the next poll tries again.
+    } catch (err) {
+      // The HTTP client showed why; the next poll tries again, unless the endpoint is not there.
+      if (isEndpointMissing(err)) {
+        setMissing(true)
+        wait = -1
+      }
     } finally {
       inFlight.current = false
-      if (document.visibilityState === 'visible') timer.current = window.setTimeout(fetchRound, wait)
+      if (document.visibilityState === 'visible' && wait >= 0)
+        timer.current = window.setTimeout(fetchRound, wait)
     }
   }, [game])
 
@@ -108,6 +117,7 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
     sealed,
     target: round ? betTarget(round, sealed, now, offset) : null,
     refresh: fetchRound,
+    missing: missing && round === null,
   }
 }
 

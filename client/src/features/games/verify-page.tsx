@@ -2,6 +2,7 @@ import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { paths } from '@client/config/paths'
 import { formatDateTime } from '@client/lib/date-time'
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { callApi } from '@client/lib/http'
 import { useSession } from '@client/lib/session-store'
 import { useApi } from '@client/lib/use-api'
@@ -46,6 +47,10 @@ function Verify({ game, round }: { game: GameCode; round: string }) {
     <PageShell title={`验证 · ${GAME_NAMES[game]} 第 ${round} 期`} fallback={paths.betHistory}>
       {data ? (
         <Steps page={page} proof={data} />
+      ) : isEndpointMissing(error) ? (
+        <p className="games-links" data-testid="endpoint-missing">
+          当前服务暂不支持核验开奖。
+        </p>
       ) : error ? (
         <p className="games-links">{error.message}</p>
       ) : null}

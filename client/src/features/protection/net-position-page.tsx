@@ -1,5 +1,5 @@
 import { Amount } from '@client/components/amount/amount'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { SegmentedControl } from '@client/components/segmented-control/segmented-control'
 import { paths } from '@client/config/paths'
@@ -14,7 +14,6 @@ import Button from 'antd-mobile/es/components/button'
 import List from 'antd-mobile/es/components/list'
 import { useState } from 'react'
 import { NetPositionChart } from './net-position-chart'
-import { SectionState } from './section-state'
 import { useProtectionRead } from './use-protection-read'
 import './protection.css'
 
@@ -75,7 +74,7 @@ function NetPosition() {
           </Button>
         </form>
       ) : null}
-      <SectionState availability={res.availability} onRetry={() => res.mutate()}>
+      <ReadState availability={res.availability} onRetry={() => res.mutate()}>
         {totals && days ? (
           <>
             <p className="protection-help" data-testid="net-span">
@@ -88,7 +87,7 @@ function NetPosition() {
             <NetPositionChart days={days} />
           </>
         ) : null}
-      </SectionState>
+      </ReadState>
       <p className="protection-help">数据来自资金明细，以 USDT 计；净输赢 = 派奖 − 投注。</p>
     </div>
   )

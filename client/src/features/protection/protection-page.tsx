@@ -1,7 +1,7 @@
 import { Amount } from '@client/components/amount/amount'
 import { AmountInput } from '@client/components/amount-input/amount-input'
 import { DateTimeText } from '@client/components/date-time-text/date-time-text'
-import { PageShell } from '@client/components/page-shell/page-shell'
+import { PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { formatDateMinute } from '@client/lib/date-time'
@@ -38,7 +38,6 @@ import List from 'antd-mobile/es/components/list'
 import Selector from 'antd-mobile/es/components/selector'
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { SectionState } from './section-state'
 import { useProtectionRead } from './use-protection-read'
 import './protection.css'
 
@@ -57,7 +56,7 @@ function Protection() {
   const limits = useProtectionRead(protectionLimits)
   // The limits answer for the whole feature: a server without them has none of it.
   return (
-    <SectionState availability={limits.availability} onRetry={() => limits.mutate()}>
+    <ReadState availability={limits.availability} onRetry={() => limits.mutate()}>
       {limits.data ? (
         <div className="protection-page">
           {LIMIT_KINDS.map((kind) => (
@@ -72,7 +71,7 @@ function Protection() {
           <ExclusionForm />
         </div>
       ) : null}
-    </SectionState>
+    </ReadState>
   )
 }
 
@@ -236,7 +235,7 @@ function RealityCheckSettings() {
     <section className="protection-section" data-testid="reality-check-settings">
       <List header="游戏时间提醒" mode="card">
         <List.Item description="每玩满所选时间，弹窗显示本次登录的游戏时长和输赢。">
-          <SectionState availability={check.availability} onRetry={() => check.mutate()}>
+          <ReadState availability={check.availability} onRetry={() => check.mutate()}>
             <Selector
               className="protection-selector"
               columns={4}
@@ -248,7 +247,7 @@ function RealityCheckSettings() {
                 if (value !== undefined) void save(value)
               }}
             />
-          </SectionState>
+          </ReadState>
         </List.Item>
       </List>
     </section>

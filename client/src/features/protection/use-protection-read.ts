@@ -1,16 +1,7 @@
+import { type Availability, availabilityOf } from '@client/components/page-shell/page-shell'
 import { type ApiError, callApi } from '@client/lib/http'
 import type { DataOf, Endpoint, QueryOf } from '@shared/contract/endpoint'
 import useSWR, { type KeyedMutator } from 'swr'
-
-/**
- * `missing`: the server does not answer this endpoint (an upstream without our protection
- * endpoints: a 404, an unknown-endpoint envelope, an answer of another shape), so the section is
- * hidden. `offline`: the call did not get through; it may be tried again.
- */
-export type Availability = 'loading' | 'ready' | 'missing' | 'offline'
-
-export const isMissing = (error: ApiError): boolean =>
-  error.kind === 'http' || error.kind === 'business' || error.kind === 'invalid-response'
 
 export interface ProtectionRead<E extends Endpoint> {
   readonly data: DataOf<E> | undefined
@@ -30,12 +21,5 @@ export function useProtectionRead<E extends Endpoint>(
     // Only while the server answers: an upstream without the endpoint is not asked again and again.
     { shouldRetryOnError: false, refreshInterval: (latest) => (latest ? refreshInterval : 0) },
   )
-  const availability: Availability = data
-    ? 'ready'
-    : error
-      ? isMissing(error)
-        ? 'missing'
-        : 'offline'
-      : 'loading'
-  return { data, availability, mutate }
+  return { data, availability: availabilityOf(data, error), mutate }
 }

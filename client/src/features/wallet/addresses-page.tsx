@@ -4,6 +4,7 @@ import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { TimeZoneNote } from '@client/components/time-zone-note/time-zone-note'
 import { paths } from '@client/config/paths'
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { ApiError, callApi } from '@client/lib/http'
 import { returnFrom } from '@client/lib/return-to'
 import { showToast } from '@client/lib/toast'
@@ -83,6 +84,14 @@ function Addresses() {
       update(await callApi(deleteWallet, { body: { id: wallet.id } }))
       showToast('地址已删除', 'success')
     })
+
+  if (isEndpointMissing(error) && !data) {
+    return (
+      <p className="wallet-note" data-testid="endpoint-missing">
+        当前服务暂不支持管理提现地址。
+      </p>
+    )
+  }
 
   if (!data) {
     return (

@@ -5,6 +5,7 @@ import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { SegmentedControl } from '@client/components/segmented-control/segmented-control'
 import { paths } from '@client/config/paths'
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { callApi } from '@client/lib/http'
 import { session, useSession } from '@client/lib/session-store'
 import { SubmissionKey } from '@client/lib/submission-key'
@@ -57,8 +58,17 @@ function Exchange() {
   const pair = list.find((p) => pairKey(p) === chosen) ?? list[0]
   if (!pair) {
     return (
-      <p className="wallet-note">
-        {pairs.error ? '兑换信息加载失败，请稍后再试。' : pairs.data ? '暂不支持兑换。' : '加载中…'}
+      <p
+        className="wallet-note"
+        data-testid={isEndpointMissing(pairs.error) ? 'endpoint-missing' : undefined}
+      >
+        {isEndpointMissing(pairs.error)
+          ? '当前服务暂不支持兑换。'
+          : pairs.error
+            ? '兑换信息加载失败，请稍后再试。'
+            : pairs.data
+              ? '暂不支持兑换。'
+              : '加载中…'}
       </p>
     )
   }

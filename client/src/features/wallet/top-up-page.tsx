@@ -6,6 +6,7 @@ import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { copyText } from '@client/lib/copy'
 import { TIME_ZONE_LABEL } from '@client/lib/date-time'
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { callApi } from '@client/lib/http'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
@@ -99,6 +100,10 @@ function TopUp() {
             <OrderStatus id={orderId} onDone={() => setParams({}, { replace: true })} />
           )}
         </>
+      ) : isEndpointMissing(error) ? (
+        <p className="wallet-note" data-testid="endpoint-missing">
+          当前服务暂不支持在此充值，请联系客服。
+        </p>
       ) : error ? (
         <p className="wallet-note">
           充值信息加载失败，
@@ -177,11 +182,16 @@ function NewOrder({
 }
 
 function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
+  // A server without the order endpoint is not asked again and again.
+  const missing = useRef(false)
   const { data: order, error } = useApi(
     getDepositOrder,
     { id },
-    { refreshInterval: (latest) => (latest?.status === 'confirmed' ? 0 : ORDER_POLL_MS) },
+    {
+      refreshInterval: (latest) => (missing.current || latest?.status === 'confirmed' ? 0 : ORDER_POLL_MS),
+    },
   )
+  missing.current = isEndpointMissing(error)
   const seenPending = useRef(false)
 
   useEffect(() => {
@@ -195,6 +205,18 @@ function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
     }
   }, [order])
 
+  if (!order && missing.current) {
+    return (
+      <section className="wallet-card" aria-label="充值订单">
+        <p className="wallet-note" data-testid="endpoint-missing">
+          订单已提交。当前服务暂不支持查看到账进度，到账后余额会自动增加。
+        </p>
+        <Button block onClick={onDone}>
+          继续充值
+        </Button>
+      </section>
+    )
+  }
   if (!order) {
     return (
       <section className="wallet-card" aria-label="充值订单">

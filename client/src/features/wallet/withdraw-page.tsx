@@ -5,6 +5,7 @@ import { PageShell } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
 import { formatShortTime, TIME_ZONE_LABEL } from '@client/lib/date-time'
+import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { truncate } from '@client/lib/format'
 import { ApiError, callApi } from '@client/lib/http'
 import { withReturn } from '@client/lib/return-to'
@@ -27,7 +28,7 @@ import Button from 'antd-mobile/es/components/button'
 import CheckList from 'antd-mobile/es/components/check-list'
 import List from 'antd-mobile/es/components/list'
 import Popup from 'antd-mobile/es/components/popup'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { AmountText } from './amount-text'
 import { FormError } from './form-error'
@@ -80,6 +81,10 @@ function Withdraw() {
             void config.mutate()
           }}
         />
+      ) : isEndpointMissing(config.error) || isEndpointMissing(wallets.error) ? (
+        <p className="wallet-note" data-testid="endpoint-missing">
+          当前服务暂不支持在此提现，请联系客服。
+        </p>
       ) : config.error || wallets.error ? (
         <p className="wallet-note">
           提现信息加载失败，
@@ -341,6 +346,7 @@ const PENDING_STATUS_POLL_MS = 15_000
  */
 function useLatestStatus(order: Withdrawal): Withdrawal {
   const [pending, setPending] = useState(order.status === 'pending')
+  const missing = useRef(false)
   const history = useApi(
     getWithdrawalHistory,
     { page: 1, page_size: 20 },
@@ -349,9 +355,11 @@ function useLatestStatus(order: Withdrawal): Withdrawal {
       // Every return to the page asks, however soon after the last question.
       focusThrottleInterval: 0,
       dedupingInterval: 0,
-      refreshInterval: pending ? PENDING_STATUS_POLL_MS : 0,
+      refreshInterval: pending && !missing.current ? PENDING_STATUS_POLL_MS : 0,
     },
   )
+  // Without the history the submitted order is what is shown, and it is not asked for again.
+  missing.current = isEndpointMissing(history.error)
   const latest = history.data?.list.find((o) => o.order_no === order.order_no) ?? order
   useEffect(() => {
     if (pending && latest.status !== 'pending') {
