@@ -1,5 +1,7 @@
 import type { Db } from '@server/db/database'
+import { type Publish, player, publishNothing } from '@server/realtime/event-hub'
 import type { FundFlowType } from '@shared/contract/wallet'
+import { formatMoney } from '@shared/money'
 import type { Statement } from 'better-sqlite3'
 
 export type Currency = 'USDT' | 'TRX'
@@ -49,7 +51,11 @@ export class LedgerRepository {
   private readonly insert: Statement<unknown[]>
   private readonly typeCount: Statement<[number, string], number>
 
-  constructor(private readonly db: Db) {
+  /** `publish`: where each posting is announced (a `balance` event to its player, once committed). */
+  constructor(
+    private readonly db: Db,
+    private readonly publish: Publish = publishNothing,
+  ) {
     // Per currency, an update and a read: UPDATE … RETURNING costs more than the two.
     const update = (column: string) =>
       db.prepare<[number, number, number]>(
@@ -94,6 +100,17 @@ export class LedgerRepository {
       p.ref ?? null,
       p.memo ?? '',
       p.at,
+    )
+    this.publish(
+      'balance',
+      {
+        currency: p.currency,
+        balance: formatMoney(row),
+        change: formatMoney(p.amountMicro),
+        type: p.type,
+        at: p.at,
+      },
+      player(p.playerId),
     )
     return { id: Number(info.lastInsertRowid), balanceAfterMicro: row }
   }
