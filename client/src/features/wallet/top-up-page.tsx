@@ -7,6 +7,7 @@ import { paths } from '@client/config/paths'
 import { copyText } from '@client/lib/copy'
 import { TIME_ZONE_LABEL } from '@client/lib/date-time'
 import { callApi } from '@client/lib/http'
+import { useLiveEvent, useLiveHealthy } from '@client/lib/live'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
 import { SubmissionKey } from '@client/lib/submission-key'
@@ -177,11 +178,27 @@ function NewOrder({
 }
 
 function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
-  const { data: order, error } = useApi(
+  // The push channel's `deposit` event brings the confirmation; without it, the order is polled.
+  const live = useLiveHealthy()
+  const {
+    data: order,
+    error,
+    mutate,
+  } = useApi(
     getDepositOrder,
     { id },
-    { refreshInterval: (latest) => (latest?.status === 'confirmed' ? 0 : ORDER_POLL_MS) },
+    { refreshInterval: (latest) => (latest?.status === 'confirmed' || live ? 0 : ORDER_POLL_MS) },
   )
+  useLiveEvent(
+    'deposit',
+    (event) => {
+      // The order is read again once, for its status label and confirmations.
+      if (event.id === id) void mutate()
+    },
+    [id, mutate],
+  )
+  // A snapshot: the stream may have missed the confirmation (it came before the stream opened).
+  useLiveEvent('snapshot', () => void mutate(), [mutate])
   const seenPending = useRef(false)
 
   useEffect(() => {

@@ -7,6 +7,7 @@ import { paths } from '@client/config/paths'
 import { formatShortTime, TIME_ZONE_LABEL } from '@client/lib/date-time'
 import { truncate } from '@client/lib/format'
 import { ApiError, callApi } from '@client/lib/http'
+import { useLiveEvent, useLiveHealthy } from '@client/lib/live'
 import { withReturn } from '@client/lib/return-to'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
@@ -341,6 +342,8 @@ const PENDING_STATUS_POLL_MS = 15_000
  */
 function useLatestStatus(order: Withdrawal): Withdrawal {
   const [pending, setPending] = useState(order.status === 'pending')
+  // The push channel's `withdrawal` event says when the decision comes; without it, polled.
+  const live = useLiveHealthy()
   const history = useApi(
     getWithdrawalHistory,
     { page: 1, page_size: 20 },
@@ -349,9 +352,18 @@ function useLatestStatus(order: Withdrawal): Withdrawal {
       // Every return to the page asks, however soon after the last question.
       focusThrottleInterval: 0,
       dedupingInterval: 0,
-      refreshInterval: pending ? PENDING_STATUS_POLL_MS : 0,
+      refreshInterval: pending && !live ? PENDING_STATUS_POLL_MS : 0,
     },
   )
+  useLiveEvent(
+    'withdrawal',
+    (event) => {
+      if (event.order_no === order.order_no && event.status !== 'pending') void history.mutate()
+    },
+    [order.order_no, history.mutate],
+  )
+  // A snapshot: the stream may have missed the decision (it came before the stream opened).
+  useLiveEvent('snapshot', () => void history.mutate(), [history.mutate])
   const latest = history.data?.list.find((o) => o.order_no === order.order_no) ?? order
   useEffect(() => {
     if (pending && latest.status !== 'pending') {
