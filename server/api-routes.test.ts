@@ -1,4 +1,5 @@
 import { ENDPOINTS } from '@shared/contract/registry'
+import { STREAM_ENDPOINTS } from '@shared/contract/stream'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from './app'
 import { testConfig } from './config'
@@ -26,7 +27,7 @@ describe('/api routes and the contract', () => {
           .filter((r) => r.method !== 'HEAD')
           .map((r) => `${r.method} ${r.url}`),
       )
-      const contract = new Set(ENDPOINTS.map((e) => `${e.method} ${e.path}`))
+      const contract = new Set([...ENDPOINTS, ...STREAM_ENDPOINTS].map((e) => `${e.method} ${e.path}`))
       const withoutContract = [...routes].filter((r) => !contract.has(r) && !NOT_IN_THE_CONTRACT.has(r))
       const withoutRoute = [...contract].filter((c) => !routes.has(c))
       expect(withoutContract).toEqual([])

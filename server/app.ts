@@ -12,6 +12,7 @@ import { gamesRoutes } from './emulator/games/games-routes'
 import { protectionRoutes } from './emulator/protection/protection-routes'
 import { walletControlRoutes } from './emulator/wallet/wallet-control-routes'
 import { walletRoutes } from './emulator/wallet/wallet-routes'
+import { FaultLayer } from './fault/fault-layer'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/error-handler'
 import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
@@ -27,6 +28,7 @@ import { requestTarget } from './plugins/request-target'
 import { security } from './plugins/security'
 import { staticClient } from './plugins/static-client'
 import { upstreamProxy } from './plugins/upstream-proxy'
+import { streamRoutes } from './realtime/stream-routes'
 import { controlRoutes } from './routes/emu/control-routes'
 import { upstreamControlRoutes } from './routes/emu/upstream-control-routes'
 import { imageProxyRoutes } from './routes/image-proxy'
@@ -173,6 +175,22 @@ export async function buildApp(
       await api.register(contentRoutes, { config, content: emu.content, clock })
       await api.register(walletRoutes, { wallet: emu.wallet })
       await api.register(protectionRoutes, { config, protection: emu.protection.service })
+      await api.register(streamRoutes, {
+        hub: emu.events,
+        authenticate: app.authenticate,
+        sessionState: (request) => {
+          const player = request.player
+          if (!player) return 'revoked'
+          const state = emu.accounts.sessions.stateOf(player.token, clock.nowFor(FaultLayer.scopeOf(request)))
+          if (state === 'expired') return 'expired'
+          if (state !== 'live' || !emu.protection.guard.sessionAllowed(player.id, clock.now()))
+            return 'revoked'
+          return 'live'
+        },
+        now: () => clock.now(),
+        heartbeatMs: config.STREAM_HEARTBEAT_MS,
+        onRecheck: (recheck) => clock.onChange(recheck),
+      })
     })
   } else if (config.UPSTREAM_URL) {
     monitor =

@@ -134,6 +134,10 @@ const envSchema = z
     UPSTREAM_NONCONFORMING: z.enum(['pass', 'refuse']).default('pass'),
     /** Proxy mode: ready while the upstream has answered within this long (ms). */
     READY_UPSTREAM_MS: positiveInt.default(15_000),
+    /** Events the push channel (/api/stream) keeps for reconnecting clients (a ring buffer). */
+    STREAM_REPLAY_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+    /** A comment line on every open stream this often (ms), so proxies keep it open. */
+    STREAM_HEARTBEAT_MS: positiveInt.default(15_000),
   })
   .superRefine((env, ctx) => {
     if (env.MODE === 'proxy' && !env.UPSTREAM_URL) {

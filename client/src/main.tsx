@@ -45,7 +45,12 @@ window.addEventListener(
   () =>
     setTimeout(() => {
       preloadToast()
-      // Follows the player's unsettled bets: balance and win toast whatever page placed them.
+      // The push channel (docs/realtime.md), then the watch over the player's unsettled bets: balance
+      // and win toast whatever page placed them.
+      import('./lib/live').then(
+        (m) => m.installLiveStream(),
+        (err: unknown) => console.warn('push channel could not load', err),
+      )
       import('./features/games/settlement-watch').then(
         (m) => m.installSettlementWatch(),
         (err: unknown) => console.warn('settlement watch could not load', err),

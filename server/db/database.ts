@@ -23,9 +23,14 @@ type Runner = Database.Transaction<(fn: () => unknown) => unknown>
 /** One transaction function per connection, reused: building one per call costs more than a small commit. */
 const runners = new WeakMap<Db, Runner>()
 
+/** Per connection, the work waiting for each open `immediate` (innermost last) to commit. */
+const pendingAfterCommit = new WeakMap<Db, (() => void)[][]>()
+
 /**
  * Runs fn in a BEGIN IMMEDIATE transaction: the write lock is taken up front, so balance checks
- * can't race. Inside another transaction it runs in a savepoint, undone if fn throws.
+ * can't race. Inside another transaction it runs in a savepoint, undone if fn throws. What
+ * `afterCommit` queued inside it runs once the outermost transaction has committed, and is dropped
+ * with whatever part of it is undone.
  */
 export function immediate<T>(db: Db, fn: () => T): T {
   let run = runners.get(db)
@@ -33,5 +38,33 @@ export function immediate<T>(db: Db, fn: () => T): T {
     run = db.transaction((f: () => unknown) => f())
     runners.set(db, run)
   }
-  return run.immediate(fn) as T
+  let stack = pendingAfterCommit.get(db)
+  if (!stack) {
+    stack = []
+    pendingAfterCommit.set(db, stack)
+  }
+  const frame: (() => void)[] = []
+  stack.push(frame)
+  let result: T
+  try {
+    result = run.immediate(fn) as T
+  } finally {
+    stack.pop()
+  }
+  if (frame.length > 0) {
+    const outer = stack.at(-1)
+    if (outer) outer.push(...frame)
+    else for (const work of frame) work()
+  }
+  return result
+}
+
+/**
+ * Runs `work` once the transaction now open (through `immediate`) has committed, or at once when
+ * none is. For what must not be seen before the data is: events pushed to clients.
+ */
+export function afterCommit(db: Db, work: () => void): void {
+  const frame = pendingAfterCommit.get(db)?.at(-1)
+  if (frame) frame.push(work)
+  else work()
 }

@@ -5,6 +5,8 @@ import type { Config } from '../config'
 import { type Db, openDatabase } from '../db/database'
 import { migrate } from '../db/migrations'
 import { IDEMPOTENCY_DEFAULTS, IdempotencyStore } from '../http/idempotency'
+import { type EventHub, MemoryEventHub } from '../realtime/event-hub'
+import { committedPublisher } from '../realtime/publisher'
 import { accountSeeder } from './account/account-seeder'
 import { AccountService } from './account/account-service'
 import { PasswordGuard } from './account/password-guard'
@@ -18,6 +20,7 @@ import { contentSeeder } from './content/content-seeder'
 import { ContentService } from './content/content-service'
 import { GamesDomain } from './games/games-domain'
 import { gamesSeeder, loadGamesConfig } from './games/games-seeder'
+import { RoundTimer } from './games/round-timer'
 import { LedgerRepository } from './ledger/ledger-repository'
 import { ProtectionGuard } from './protection/protection-guard'
 import { ProtectionService } from './protection/protection-service'
@@ -41,6 +44,10 @@ export interface Emulator {
   readonly games: GamesDomain
   readonly agent: AgentService
   readonly content: ContentService
+  /** The push channel's events: every domain publishes here, every open stream listens. */
+  readonly events: EventHub
+  /** Draws and announces each game's sealing and draw at its time (see RoundTimer). */
+  readonly roundTimer: RoundTimer
   /** Everything back to the seed, in one transaction. */
   reset(): Promise<void>
 }
@@ -50,8 +57,16 @@ export interface Emulator {
  * other: ledger, protection's guard, accounts, wallet, games, agent, content, protection. Each
  * gets what it uses from the others passed in; the seeders and the timed jobs are registered here.
  */
-export function createEmulator(config: Config, clock: EmuClock, log: FastifyBaseLogger): Emulator {
+export function createEmulator(
+  config: Config,
+  clock: EmuClock,
+  log: FastifyBaseLogger,
+  events: EventHub = new MemoryEventHub(config.STREAM_REPLAY_SIZE, Date.now(), (err) =>
+    log.error({ err }, 'push channel listener failed'),
+  ),
+): Emulator {
   const db = openDatabase(config.DB_PATH)
+  const publish = committedPublisher(db, events, (err) => log.error({ err }, 'publishing an event failed'))
   const applied = migrate(db)
   if (applied > 0) log.info({ applied, path: config.DB_PATH }, 'database migrated')
   const fixturesDir = config.FIXTURES_DIR
@@ -60,9 +75,9 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
   const worldClock = new WorldClockStore(db, clock)
   worldClock.start()
   const ticker = new Ticker(clock, log)
-  const ledger = new LedgerRepository(db)
+  const ledger = new LedgerRepository(db, publish)
   const guard = new ProtectionGuard(db)
-  const accounts = new AccountService(db, clock, config, log, guard, ledger)
+  const accounts = new AccountService(db, clock, config, log, guard, ledger, publish)
 
   const walletSettings = new WalletSettingsHolder(loadWalletFixture(fixturesDir))
   const wallet = new WalletDomain(
@@ -74,15 +89,17 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
       payGuard: new PasswordGuard(db, 'pay', () => clock.worldNow()),
       protection: guard,
       settings: walletSettings,
+      publish,
     },
     loadPromotionsFixture(fixturesDir),
   )
 
   const gamesConfig = loadGamesConfig(fixturesDir)
-  const games = new GamesDomain(db, clock, ledger, gamesConfig, config.GAME_CHAIN_LENGTH, log, guard)
+  const games = new GamesDomain(db, clock, ledger, gamesConfig, config.GAME_CHAIN_LENGTH, log, guard, publish)
+  const roundTimer = new RoundTimer(clock, games.rounds, publish, log)
 
   const agent = new AgentService(db, clock, ledger, accounts, loadAgentSettings(fixturesDir))
-  const content = new ContentService(db, clock, loadContent(fixturesDir, clock.now()))
+  const content = new ContentService(db, clock, loadContent(fixturesDir, clock.now()), publish)
   const protection = new ProtectionService({
     db,
     clock,
@@ -102,9 +119,11 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
     walletSeeder(walletSettings, accounts.accounts, wallet.withdrawals.withdrawals),
     contentSeeder(content.announcements),
   ]
-  ticker.register('games', (now) => games.rounds.catchUp(now))
+  // The round timer draws what is due and announces it; it also sets itself for the next draw.
+  ticker.register('games', () => roundTimer.fire())
   ticker.register('wallet', (now) => wallet.runDue(now))
   ticker.register('world clock', (now) => worldClock.tick(now))
+  ticker.register('announcements', (now) => content.announceDue(now))
 
   return {
     db,
@@ -120,6 +139,8 @@ export function createEmulator(config: Config, clock: EmuClock, log: FastifyBase
     games,
     agent,
     content,
+    events,
+    roundTimer,
     reset: async () => {
       await reseed(db, seeders, { fixturesDir, now: clock.now() })
       accounts.sessions.clearCache()

@@ -56,8 +56,10 @@ export const emulatorPlugin = fp(
         app.log.info(`seeded a fresh database; demo player: phone ${demo.phone}, password ${demo.password}`)
       }
       ticker.start()
+      emu.roundTimer.start()
     })
     app.addHook('onClose', async () => {
+      emu.roundTimer.stop()
       ticker.stop()
       db.close()
     })

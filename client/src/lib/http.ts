@@ -182,12 +182,20 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
-function loseSession(message: string, details: ApiError['details'], kind: ApiErrorKind): never {
-  // After logging in again the player comes back to the page the session was lost on.
+/**
+ * The session is gone (docs/product.md#session-flows): logged out, the message shown, and the
+ * player sent to /login?isreg=0, coming back to this page after logging in again. The push channel
+ * calls it too, on `session_end`.
+ */
+export function sessionLost(message: string = MSG.sessionExpired): void {
   rememberForLogin(currentPath())
   session.loseSession()
   showToast(message)
   navigateTo(SESSION_LOST_PATH, { replace: true })
+}
+
+function loseSession(message: string, details: ApiError['details'], kind: ApiErrorKind): never {
+  sessionLost(message)
   throw new ApiError(kind, message, details)
 }
 

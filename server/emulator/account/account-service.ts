@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import type { Config } from '@server/config'
 import { type Db, immediate } from '@server/db/database'
 import { ApiError, fail, invalidInput } from '@server/http/api-error'
+import { type Publish, player, publishNothing } from '@server/realtime/event-hub'
 import type { UserInfo } from '@shared/contract/account'
 import { PASSWORD_MSG } from '@shared/contract/fields'
 import { CODE } from '@shared/envelope'
@@ -58,9 +59,12 @@ export class AccountService {
     private readonly log: FastifyBaseLogger,
     private readonly protection: ProtectionGuard,
     ledger: BalanceGeneration,
+    publish: Publish = publishNothing,
   ) {
     this.accounts = new AccountRepository(db, ledger)
-    this.sessions = new SessionRepository(db)
+    this.sessions = new SessionRepository(db, (playerId) =>
+      publish('session_end', { reason: 'revoked' }, player(playerId)),
+    )
     this.sms = new SmsRepository(db)
     this.loginGuard = new PasswordGuard(db, 'login', () => clock.worldNow())
   }

@@ -28,7 +28,11 @@ export class SessionRepository {
   private readonly endEveryForPlayer
   private readonly issued
 
-  constructor(db: Db) {
+  /** `ended`: told of each player some of whose sessions were just ended (the push channel closes their streams). */
+  constructor(
+    db: Db,
+    private readonly ended: (playerId: number) => void = () => undefined,
+  ) {
     this.insert = db.prepare(
       'INSERT INTO sessions (token_hash, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
     )
@@ -64,6 +68,17 @@ export class SessionRepository {
     return row
   }
 
+  /**
+   * What became of a session, read from the database (not the cache): live, ended (logout, password
+   * change, a tester's revoke), expired at `now`, or never issued.
+   */
+  stateOf(token: string, now: number): 'live' | 'ended' | 'expired' | 'unknown' {
+    const row = this.byHash.get(hashToken(token))
+    if (!row) return 'unknown'
+    if (row.ended_at !== null) return 'ended'
+    return row.expires_at <= now ? 'expired' : 'live'
+  }
+
   /** Whether this token was ever issued here, live or not. */
   wasIssued(token: string): boolean {
     return this.issued.get(hashToken(token)) !== undefined
@@ -76,18 +91,26 @@ export class SessionRepository {
 
   endToken(token: string, now: number): boolean {
     this.cache.delete(token)
-    return this.end.run(now, hashToken(token)).changes > 0
+    const tokenHash = hashToken(token)
+    if (this.end.run(now, tokenHash).changes === 0) return false
+    const row = this.byHash.get(tokenHash)
+    if (row) this.ended(row.player_id)
+    return true
   }
 
   /** Ends every other session of a player (after a password change). */
   endOthers(playerId: number, keepToken: string, now: number): number {
     this.cache.deleteWhere((row, token) => row.player_id === playerId && token !== keepToken)
-    return this.endForPlayer.run(now, playerId, hashToken(keepToken)).changes
+    const changes = this.endForPlayer.run(now, playerId, hashToken(keepToken)).changes
+    if (changes > 0) this.ended(playerId)
+    return changes
   }
 
   /** Ends every session of a player (a time-out or self-exclusion). */
   endAll(playerId: number, now: number): number {
     this.cache.deleteWhere((row) => row.player_id === playerId)
-    return this.endEveryForPlayer.run(now, playerId).changes
+    const changes = this.endEveryForPlayer.run(now, playerId).changes
+    if (changes > 0) this.ended(playerId)
+    return changes
   }
 }

@@ -1,5 +1,6 @@
 import type { Db } from '@server/db/database'
 import { notFound } from '@server/http/api-error'
+import { EVERYONE, type Publish, publishNothing } from '@server/realtime/event-hub'
 import type { activityStatusSchema, activitySummarySchema, prizePool } from '@shared/contract/content'
 import type { DataOf } from '@shared/contract/endpoint'
 import { maskName } from '@shared/mask'
@@ -20,14 +21,29 @@ type Status = z.infer<typeof activityStatusSchema>
 export class ContentService {
   private readonly pool: PrizePoolRepository
   readonly announcements: AnnouncementRepository
+  /** Announcements published by this time have been announced on the push channel. */
+  private announcedUpTo: number | null = null
 
   constructor(
     db: Db,
     private readonly clock: EmuClock,
     readonly content: Content,
+    private readonly publish: Publish = publishNothing,
   ) {
     this.pool = new PrizePoolRepository(db)
     this.announcements = new AnnouncementRepository(db)
+  }
+
+  /**
+   * Timed job: puts each announcement whose publishing time has come since the last run on the push
+   * channel. The first run only notes the time (what was published before is not news).
+   */
+  announceDue(now: number): void {
+    const from = this.announcedUpTo
+    if (from !== null && now <= from) return
+    this.announcedUpTo = now
+    if (from === null) return
+    for (const a of this.announcements.publishedBetween(from, now)) this.publish('announcement', a, EVERYONE)
   }
 
   private status(a: Activity, now: number): Status {

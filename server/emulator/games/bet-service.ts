@@ -1,6 +1,7 @@
 import { type Db, immediate } from '@server/db/database'
 import { fail, notFound } from '@server/http/api-error'
 import { pagedAnswer } from '@server/http/paged'
+import { type Publish, player, publishNothing } from '@server/realtime/event-hub'
 import { dayRange, startOfDay } from '@shared/business-day'
 import type { betItemSchema } from '@shared/contract/games'
 import { oppositeOf } from '@shared/games/bet-types'
@@ -33,6 +34,7 @@ export class BetSettlement {
     private readonly config: GamesConfig,
     private readonly repo: GameRepository,
     private readonly ledger: LedgerRepository,
+    private readonly publish: Publish = publishNothing,
   ) {}
 
   /**
@@ -50,9 +52,20 @@ export class BetSettlement {
     let paid = 0
     let count = 0
     const credits = new Map<number, { payout: number; refund: number }>()
+    const perPlayer = new Map<
+      number,
+      { count: number; stake: number; payout: number; refund: number; won: number }
+    >()
     for (const g of settled) {
       stake += g.stakeMicro
       count += g.count
+      const mine = perPlayer.get(g.playerId) ?? { count: 0, stake: 0, payout: 0, refund: 0, won: 0 }
+      mine.count += g.count
+      mine.stake += g.stakeMicro
+      if (g.result === 'draw') mine.refund += g.payoutMicro
+      else mine.payout += g.payoutMicro
+      if (g.result === 'won') mine.won += g.count
+      perPlayer.set(g.playerId, mine)
       if (g.payoutMicro === 0) continue
       const c = credits.get(g.playerId) ?? { payout: 0, refund: 0 }
       if (g.result === 'draw') c.refund += g.payoutMicro
@@ -61,6 +74,20 @@ export class BetSettlement {
       paid += g.payoutMicro
     }
     if (settled.length > 0) this.payOut(round, credits)
+    for (const [playerId, s] of perPlayer)
+      this.publish(
+        'settlement',
+        {
+          game: round.game,
+          round_id: round.roundId,
+          bet_count: s.count,
+          stake: formatMoney(s.stake),
+          payout: formatMoney(s.payout),
+          refund: formatMoney(s.refund),
+          won: s.won,
+        },
+        player(playerId),
+      )
     return { count, stake, paid }
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from '@server/db/database'
+import { type Publish, publishNothing } from '@server/realtime/event-hub'
 import type { GamesConfig } from '@shared/games/config'
 import type { FastifyBaseLogger } from 'fastify'
 import type { EmuClock } from '../clock'
@@ -36,11 +37,12 @@ export class GamesDomain {
     chainLength: number,
     log: FastifyBaseLogger,
     protection: ProtectionGuard,
+    publish: Publish = publishNothing,
   ) {
     this.chain = new ChainStore(db, chainLength)
     this.repo = new GameRepository(db)
-    this.settlement = new BetSettlement(config, this.repo, ledger)
-    this.rounds = new RoundService(db, clock, config, this.chain, this.repo, this.settlement, log)
+    this.settlement = new BetSettlement(config, this.repo, ledger, publish)
+    this.rounds = new RoundService(db, clock, config, this.chain, this.repo, this.settlement, log, publish)
     this.bets = new BetService(db, clock, config, this.repo, ledger, protection, this.rounds)
     this.betAddresses = new BetAddressRepository(db)
     this.transfers = new TransferService(

@@ -1,7 +1,8 @@
 import { type Db, immediate } from '@server/db/database'
 import { fail, notFound } from '@server/http/api-error'
 import { pagedAnswer } from '@server/http/paged'
-import type { commitmentSchema, gameSummarySchema } from '@shared/contract/games'
+import { EVERYONE, type Publish, publishNothing } from '@server/realtime/event-hub'
+import type { commitmentSchema, drawResultSchema, gameSummarySchema } from '@shared/contract/games'
 import { lotteryFloatsSync, lotteryMessage, roundsFor } from '@shared/games/chain'
 import { GAME_CODES, type GameCode, type GamesConfig, milliToOdds } from '@shared/games/config'
 import { pricedBets } from '@shared/games/odds'
@@ -28,6 +29,8 @@ import { nodeHasher } from './node-hasher'
 
 /** Rounds without bets older than this many per game are not recorded when the clock jumps far ahead. */
 const RECENT_ROUNDS = 1000
+/** Draws announced on the push channel per game and catch-up: the newest ones, when the clock jumped far. */
+export const DRAW_EVENTS_PER_CATCH_UP = 20
 
 /**
  * Rounds and draws: the hash chain, which round is open, drawing every round due (a ticker job
@@ -48,6 +51,7 @@ export class RoundService {
     private readonly repo: GameRepository,
     private readonly settlement: BetSettlement,
     private readonly log: FastifyBaseLogger,
+    private readonly publish: Publish = publishNothing,
   ) {}
 
   // ── chain ──────────────────────────────────────────────────────────────────────────────────
@@ -117,7 +121,9 @@ export class RoundService {
           if (r) due.set(id, r)
         }
         const rounds = [...due.values()].filter((r) => this.covered(r)).sort((a, b) => a.drawAt - b.drawAt)
-        for (const r of rounds) this.drawRound(r)
+        const drawn = rounds.map((r) => this.drawRound(r))
+        // Announced once committed (the publisher waits for it), newest last.
+        for (const d of drawn.slice(-DRAW_EVENTS_PER_CATCH_UP)) this.publish('draw', d, EVERYONE)
         if (rounds.length > 0) settled = true
         if (now > from) this.repo.setCursor(game, now)
       })
@@ -131,7 +137,7 @@ export class RoundService {
   }
 
   /** Records a round's draw, settling its bets first; runs inside the caller's transaction. */
-  private drawRound(round: Round): void {
+  private drawRound(round: Round): z.infer<typeof drawResultSchema> {
     const { hash, outcome } = this.outcomeOf(round)
     const totals = this.settlement.settle(round, outcome)
     this.repo.recordDraw({
@@ -146,6 +152,15 @@ export class RoundService {
       stake_micro: totals.stake,
       payout_micro: totals.paid,
     })
+    return {
+      game: round.game,
+      round_id: round.roundId,
+      height: round.height,
+      block_hash: hash,
+      draw_at: round.drawAt,
+      numbers: outcome.numbers,
+      labels: outcome.labels,
+    }
   }
 
   // ── reading ────────────────────────────────────────────────────────────────────────────────
@@ -215,6 +230,11 @@ export class RoundService {
     const now = this.clock.now()
     this.ensureChain()
     this.catchUp(now)
+    return this.roundAt(game, now)
+  }
+
+  /** The current round as `current` answers it, without drawing what is due first. */
+  roundAt(game: GameCode, now: number) {
     const latest = this.repo.latestDraw(game)
     const r = this.firstUndrawn(game, now, latest?.draw_at ?? null)
     return {

@@ -1,5 +1,7 @@
 import type { Db } from '@server/db/database'
+import { type Publish, player, publishNothing } from '@server/realtime/event-hub'
 import type { FundFlowType } from '@shared/contract/wallet'
+import { formatMoney } from '@shared/money'
 import type { Statement } from 'better-sqlite3'
 import { InsufficientFundsError } from './insufficient-funds'
 
@@ -40,7 +42,11 @@ export class LedgerRepository implements BalanceGeneration {
 
   private postings = 0
 
-  constructor(private readonly db: Db) {
+  /** `publish`: where each posting is announced (a `balance` event to its player, once committed). */
+  constructor(
+    private readonly db: Db,
+    private readonly publish: Publish = publishNothing,
+  ) {
     // Per currency, an update and a read: UPDATE … RETURNING costs more than the two.
     const update = (column: string) =>
       db.prepare<[number, number, number]>(
@@ -98,6 +104,17 @@ export class LedgerRepository implements BalanceGeneration {
       p.ref ?? null,
       p.memo ?? '',
       p.at,
+    )
+    this.publish(
+      'balance',
+      {
+        currency: p.currency,
+        balance: formatMoney(row),
+        change: formatMoney(p.amountMicro),
+        type: p.type,
+        at: p.at,
+      },
+      player(p.playerId),
     )
     return { id: Number(info.lastInsertRowid), balanceAfterMicro: row }
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { immediate } from '@server/db/database'
 import { fail, notFound } from '@server/http/api-error'
+import { player } from '@server/realtime/event-hub'
 import type { DepositOrder } from '@shared/contract/wallet'
 import { NETWORK } from '@shared/contract/wallet'
 import { formatMoney } from '@shared/money'
@@ -113,6 +114,11 @@ export class DepositService {
       if (!row) throw notFound(WALLET_MSG.depositNotFound)
       const now = this.ctx.clock.worldNow()
       if (!this.deposits.markConfirmed(id, now, fakeTxHash())) return false
+      this.ctx.publish?.(
+        'deposit',
+        { id, order_no: row.order_no, status: 'confirmed', amount: formatMoney(row.amount_micro) },
+        player(row.player_id),
+      )
       this.ctx.ledger.post({
         playerId: row.player_id,
         currency: 'USDT',

@@ -1,4 +1,5 @@
 import type { Db } from '@server/db/database'
+import type { Publish } from '@server/realtime/event-hub'
 import type { AccountRepository } from '../account/account-repository'
 import type { PasswordGuard } from '../account/password-guard'
 import type { EmuClock } from '../clock'
@@ -25,6 +26,8 @@ export interface WalletContext {
   /** Deposit limits, checked inside the order's transaction. */
   readonly protection: ProtectionGuard
   readonly settings: WalletSettingsHolder
+  /** Order status changes go out on the push channel (once committed); nothing when left out. */
+  readonly publish?: Publish
 }
 
 /** Refusals the player sees, as the server sends them. */

@@ -1,6 +1,7 @@
 import { immediate } from '@server/db/database'
 import { fail, notFound } from '@server/http/api-error'
 import { recordAnswer } from '@server/http/idempotency'
+import { player } from '@server/realtime/event-hub'
 import { dayStartOf } from '@shared/business-day'
 import type { Withdrawal } from '@shared/contract/wallet'
 import { NETWORK } from '@shared/contract/wallet'
@@ -231,6 +232,11 @@ export class WithdrawalService {
             memo: '提现手续费',
             at: now,
           })
+        this.ctx.publish?.(
+          'withdrawal',
+          { id: row.id, order_no: row.order_no, status: 'pending', amount: formatMoney(row.amount_micro) },
+          player(playerId),
+        )
         const result = answer({ order: withdrawalView(row), balance: formatMoney(after.balanceAfterMicro) })
         recordAnswer(this.ctx.db, result)
         return result
@@ -255,8 +261,22 @@ export class WithdrawalService {
   /** The back office pays it out: the money already left the balance at request. */
   approve(id: number): boolean {
     return immediate(this.ctx.db, () => {
-      if (!this.withdrawals.find(id)) throw notFound(WALLET_MSG.withdrawalNotFound)
-      return this.withdrawals.markReviewed(id, 'approved', this.ctx.clock.worldNow(), null, fakeTxHash())
+      const row = this.withdrawals.find(id)
+      if (!row) throw notFound(WALLET_MSG.withdrawalNotFound)
+      const done = this.withdrawals.markReviewed(
+        id,
+        'approved',
+        this.ctx.clock.worldNow(),
+        null,
+        fakeTxHash(),
+      )
+      if (done)
+        this.ctx.publish?.(
+          'withdrawal',
+          { id, order_no: row.order_no, status: 'approved', amount: formatMoney(row.amount_micro) },
+          player(row.player_id),
+        )
+      return done
     })
   }
 
@@ -267,6 +287,11 @@ export class WithdrawalService {
       if (!row) throw notFound(WALLET_MSG.withdrawalNotFound)
       const now = this.ctx.clock.worldNow()
       if (!this.withdrawals.markReviewed(id, 'rejected', now, reason, null)) return false
+      this.ctx.publish?.(
+        'withdrawal',
+        { id, order_no: row.order_no, status: 'rejected', amount: formatMoney(row.amount_micro) },
+        player(row.player_id),
+      )
       this.ctx.ledger.post({
         playerId: row.player_id,
         currency: 'USDT',

@@ -2,6 +2,7 @@ import { availabilityOf, PageShell, ReadState } from '@client/components/page-sh
 import { ResponsibleLink } from '@client/components/responsible-link/responsible-link'
 import { paths } from '@client/config/paths'
 import { useShownAmount } from '@client/lib/hide-amount'
+import { useLiveEvent } from '@client/lib/live'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session, useSession } from '@client/lib/session-store'
 import { useApi } from '@client/lib/use-api'
@@ -18,6 +19,7 @@ import { BetBoard } from './bet-board'
 import { emptySlip, slipReducer } from './bet-slip'
 import { DrawNumbers } from './draw-numbers'
 import { GAME_NAMES, gameFromPath, resultsHistoryPath, rulesPath, verifyPath } from './game-links'
+import { withDraw } from './live-draws'
 import { CommitmentPanel, ResultsStrip, RoundPanel } from './round-panel'
 import { type Bet, settlementWatch } from './settlement-watch'
 import { playSound } from './sound'
@@ -58,6 +60,23 @@ function GameView({ game }: { game: GameCode }) {
       ),
     [],
   )
+
+  // The push channel's draw (docs/realtime.md): shown at its draw time, without asking the server.
+  useLiveEvent(
+    'draw',
+    (draw) => {
+      if (draw.game !== game) return
+      void results.mutate((current) => withDraw(current, draw, STREAK_DRAWS), { revalidate: false })
+      if (soundOn) playSound('draw')
+      // A round the player has bets in: ask now, as a polled draw does (the settlement event asks too).
+      if (session.get().isLogin && settlementWatch.hasPending(game, draw.round_id))
+        void settlementWatch.sync()
+    },
+    [game, soundOn, results.mutate],
+  )
+
+  // A snapshot: draws the stream did not bring (before it opened, or too many missed) are read.
+  useLiveEvent('snapshot', () => void results.mutate(), [results.mutate])
 
   const onDraw = (round: Round) => {
     // The results strip and list follow every draw by themselves.

@@ -88,6 +88,29 @@ describe('SettlementWatch', () => {
     expect(watch.hasPending('kuaisan')).toBe(false)
   })
 
+  it('sets no timer while the push channel is healthy, and asks by its timers again once it is not', async () => {
+    const { server, calls, settle, deps } = setup()
+    let live = true
+    const watched = new SettlementWatch({ ...deps, isLive: () => live })
+    server.set(1, bet(1))
+    await watched.sync()
+    settle(1, 'won', '19.60')
+    // Healthy: the draw time passes and nothing is asked (a settlement event would ask).
+    await vi.advanceTimersByTimeAsync(10_000 + SETTLE_GRACE_MS + IDLE_CHECK_MS)
+    expect(calls.pending).toBe(1)
+    // The channel fails: the watch falls back to its timers at once.
+    live = false
+    watched.reschedule()
+    await vi.advanceTimersByTimeAsync(STILL_PENDING_RETRY_MS)
+    expect(calls.pending).toBe(2)
+    expect(watched.hasPending('kuaisan')).toBe(false)
+    // Idle and healthy again: no idle question either.
+    live = true
+    watched.reschedule()
+    await vi.advanceTimersByTimeAsync(IDLE_CHECK_MS * 2)
+    expect(calls.pending).toBe(2)
+  })
+
   it('refreshes the balance on a loss too, without announcing it', async () => {
     const { server, calls, announced, watch, settle } = setup()
     server.set(1, bet(1))

@@ -1,5 +1,6 @@
 import { connectivity } from '@client/lib/connectivity'
 import { callApi } from '@client/lib/http'
+import { liveStream } from '@client/lib/live'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
 import { showToast } from '@client/lib/toast'
@@ -15,7 +16,8 @@ import { playSound } from './sound'
  * has been settled: the balance is refreshed, and a win is announced with a toast and the win
  * sound on whatever page the player is. It also asks when a game page sees a draw of a round the
  * player has bets in, when the tab comes back into view and when the server answers again after
- * being unreachable. (A push channel will replace the asking.)
+ * being unreachable. While the push channel is healthy (docs/realtime.md) it sets no timer: it asks
+ * when a `settlement` or a bet's `balance` event arrives, and after a `snapshot`.
  */
 
 export type Bet = DataOf<typeof betHistory>['list'][number]
@@ -36,6 +38,8 @@ export interface WatchDeps {
   clearTimeout: (id: unknown) => void
   /** Whether the page is in view; the idle question is skipped while it is not (showing it asks). */
   isVisible?: () => boolean
+  /** Whether the push channel is healthy: then events, not timers, say when to ask. */
+  isLive?: () => boolean
 }
 
 /** How long after a round's draw time its bets are asked about (the server settles at the draw). */
@@ -162,12 +166,17 @@ export class SettlementWatch {
     this.schedule()
   }
 
-  /** The next question: a moment after the earliest pending round's draw. */
+  /** Sets the timers again (the push channel came or went). */
+  reschedule(): void {
+    this.schedule()
+  }
+
+  /** The next question: a moment after the earliest pending round's draw (none while the push channel is healthy). */
   private schedule(): void {
     this.deps.clearTimeout(this.timer)
     this.timer = undefined
     const known = this.pending()
-    if (this.known === null) return
+    if (this.known === null || this.deps.isLive?.()) return
     if (known.length === 0) {
       this.timer = this.deps.setTimeout(() => {
         if (this.deps.isVisible?.() ?? true) void this.sync()
@@ -210,8 +219,9 @@ export const settlementWatch = new SettlementWatch({
     const { betHistory } = await contract()
     return (await callApi(betHistory, { query: { page: 1, page_size: 100 } }, { quiet: true })).list
   },
-  // A logout while a question was on its way: nothing to refresh (and no trip to /login).
-  refreshBalance: () => (session.get().isLogin ? refreshBalance() : Promise.resolve()),
+  // A logout while a question was on its way: nothing to refresh (and no trip to /login). While the
+  // push channel is healthy its balance events have brought the balance already.
+  refreshBalance: () => (session.get().isLogin && !liveStream.healthy ? refreshBalance() : Promise.resolve()),
   announce: (won) => {
     if (!session.get().isLogin) return
     if (session.get().soundOn) playSound('win')
@@ -221,6 +231,7 @@ export const settlementWatch = new SettlementWatch({
   setTimeout: (fn, ms) => window.setTimeout(fn, ms),
   clearTimeout: (id) => window.clearTimeout(id as number),
   isVisible: () => document.visibilityState === 'visible',
+  isLive: () => liveStream.healthy,
 })
 
 let installed = false
@@ -244,6 +255,13 @@ export function installSettlementWatch(): void {
     syncIfLoggedIn()
   })
   connectivity.onReconnect(syncIfLoggedIn)
+  // The push channel: a settlement, a bet placed (on any device) or a snapshot is the time to ask.
+  liveStream.on('settlement', syncIfLoggedIn)
+  liveStream.on('balance', (b) => {
+    if (b.type === 'bet' || b.type === 'transfer_bet') syncIfLoggedIn()
+  })
+  liveStream.on('snapshot', syncIfLoggedIn)
+  liveStream.onStatus(() => settlementWatch.reschedule())
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') syncIfLoggedIn()
   })

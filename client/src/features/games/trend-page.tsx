@@ -1,6 +1,7 @@
 import { availabilityOf, PageShell, ReadState } from '@client/components/page-shell/page-shell'
 import { RequireLogin } from '@client/components/require-login/require-login'
 import { paths } from '@client/config/paths'
+import { useLiveEvent, useLiveHealthy } from '@client/lib/live'
 import { useApi } from '@client/lib/use-api'
 import { betHistory, gameResults } from '@shared/contract/games'
 import { GAME_CODES, type GameCode } from '@shared/games/config'
@@ -11,22 +12,36 @@ import Tabs from 'antd-mobile/es/components/tabs'
 import { type RefObject, useLayoutEffect, useRef, useState } from 'react'
 import { GAME_NAMES } from './game-links'
 import { labelWord } from './labels'
+import { withDraw } from './live-draws'
 import { attributeName, attributesOf, labelColour, labelsOf, myLabels } from './trend'
 import './games.css'
 
 const WORDS: Record<string, string> = { won: '赢', lost: '输' }
+/** Draws the roads are drawn from. */
+const TREND_DRAWS = 100
 const word = (label: string) => WORDS[label] ?? labelWord(label)
 
 /** `/games/zoushi`: bead plate, big road and counts for a game's attribute, and the player's own trend. */
 export function TrendPage() {
   const [game, setGame] = useState<GameCode>('qukuai')
   const [attribute, setAttribute] = useState<string | null>(null)
+  // The roads follow the push channel's draws; without it, the results are read every 10 s, and
+  // only while the server answers: an upstream without the results is not asked again and again.
+  const live = useLiveHealthy()
   const { data, error, mutate } = useApi(
     gameResults,
-    { game, page: 1, page_size: 100 },
-    // Only while the server answers: an upstream without the results is not asked again and again.
-    { refreshInterval: (latest) => (latest ? 10_000 : 0) },
+    { game, page: 1, page_size: TREND_DRAWS },
+    { refreshInterval: (latest) => (live || !latest ? 0 : 10_000) },
   )
+  useLiveEvent(
+    'draw',
+    (draw) => {
+      if (draw.game === game)
+        void mutate((current) => withDraw(current, draw, TREND_DRAWS), { revalidate: false })
+    },
+    [game, mutate],
+  )
+  useLiveEvent('snapshot', () => void mutate(), [mutate])
   const draws = data?.list ?? []
   const attributes = attributesOf(draws)
   const chosen = attribute && attributes.includes(attribute) ? attribute : (attributes[0] ?? null)

@@ -1,5 +1,6 @@
 import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { callApi } from '@client/lib/http'
+import { liveStream } from '@client/lib/live'
 import type { DataOf } from '@shared/contract/endpoint'
 import { currentRound } from '@shared/contract/games'
 import type { GameCode } from '@shared/games/config'
@@ -40,10 +41,16 @@ function useTick(ms: number): number {
   return now
 }
 
+/** With the push channel healthy, a countdown at zero with no `round` event yet asks after this long. */
+export const LIVE_DRAW_GRACE_MS = 2_000
+
 /**
- * The current round of a game, counted down on server time. It is fetched again when the draw
- * comes near (every second), when the countdown reaches zero and when the tab comes back into
- * view, so a result shows within a second of its draw and nothing drifts in the background.
+ * The current round of a game, counted down on server time. While the push channel is healthy
+ * (docs/realtime.md) its `round` events replace the round as they come, and nothing is polled;
+ * otherwise the round is fetched again when the draw comes near (every second), when the countdown
+ * reaches zero and when the tab comes back into view, so a result shows within a second of its draw
+ * and nothing drifts in the background. A `round` event does not call `onDraw`: the page hears the
+ * draw itself from the `draw` event.
  */
 export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundView {
   const [state, setState] = useState<{ round: Round | null; offset: number }>({ round: null, offset: 0 })
@@ -78,10 +85,30 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
       }
     } finally {
       inFlight.current = false
-      if (document.visibilityState === 'visible' && wait >= 0)
+      if (document.visibilityState === 'visible' && wait >= 0 && !liveStream.healthy)
         timer.current = window.setTimeout(fetchRound, wait)
     }
   }, [game])
+
+  // The push channel: each `round` of this game replaces the round; a snapshot asks again; losing
+  // the channel starts the polling again, getting it back stops it.
+  useEffect(() => {
+    const offRound = liveStream.on('round', (round) => {
+      if (round.game !== game) return
+      setState((s) => ({ round, offset: s.offset }))
+      lastDrawn.current = round.previous?.round_id ?? null
+    })
+    const offSnapshot = liveStream.on('snapshot', () => void fetchRound())
+    const offStatus = liveStream.onStatus((status) => {
+      if (status === 'live') window.clearTimeout(timer.current)
+      else if (status !== 'connecting' && document.visibilityState === 'visible') void fetchRound()
+    })
+    return () => {
+      offRound()
+      offSnapshot()
+      offStatus()
+    }
+  }, [game, fetchRound])
 
   useEffect(() => {
     lastDrawn.current = undefined
@@ -103,9 +130,16 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
   const msToDraw = round ? msLeft(round.draw_at, now, offset) : 0
   const reachedDraw = round !== null && msToDraw === 0
 
-  // The countdown reached zero: ask at once rather than wait for the poll.
+  // The countdown reached zero: ask at once rather than wait for the poll; with the push channel
+  // healthy, only if its `round` event has not come after a grace period.
   useEffect(() => {
-    if (reachedDraw) void fetchRound()
+    if (!reachedDraw) return
+    if (!liveStream.healthy) {
+      void fetchRound()
+      return
+    }
+    const id = window.setTimeout(() => void fetchRound(), LIVE_DRAW_GRACE_MS)
+    return () => window.clearTimeout(id)
   }, [reachedDraw, fetchRound])
 
   const sealed = round !== null && (round.state !== 'OPEN' || msToSeal === 0)

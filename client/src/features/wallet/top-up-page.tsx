@@ -8,6 +8,7 @@ import { copyText } from '@client/lib/copy'
 import { TIME_ZONE_LABEL } from '@client/lib/date-time'
 import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { callApi } from '@client/lib/http'
+import { useLiveEvent, useLiveHealthy } from '@client/lib/live'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
 import { SubmissionKey } from '@client/lib/submission-key'
@@ -182,16 +183,33 @@ function NewOrder({
 }
 
 function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
-  // A server without the order endpoint is not asked again and again.
+  // The push channel's `deposit` event brings the confirmation; without it, the order is polled,
+  // and a server without the order endpoint is not asked again and again.
   const missing = useRef(false)
-  const { data: order, error } = useApi(
+  const live = useLiveHealthy()
+  const {
+    data: order,
+    error,
+    mutate,
+  } = useApi(
     getDepositOrder,
     { id },
     {
-      refreshInterval: (latest) => (missing.current || latest?.status === 'confirmed' ? 0 : ORDER_POLL_MS),
+      refreshInterval: (latest) =>
+        missing.current || latest?.status === 'confirmed' || live ? 0 : ORDER_POLL_MS,
     },
   )
   missing.current = isEndpointMissing(error)
+  useLiveEvent(
+    'deposit',
+    (event) => {
+      // The order is read again once, for its status label and confirmations.
+      if (event.id === id) void mutate()
+    },
+    [id, mutate],
+  )
+  // A snapshot: the stream may have missed the confirmation (it came before the stream opened).
+  useLiveEvent('snapshot', () => void mutate(), [mutate])
   const seenPending = useRef(false)
 
   useEffect(() => {

@@ -8,6 +8,7 @@ import { formatShortTime, TIME_ZONE_LABEL } from '@client/lib/date-time'
 import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { truncate } from '@client/lib/format'
 import { ApiError, callApi } from '@client/lib/http'
+import { useLiveEvent, useLiveHealthy } from '@client/lib/live'
 import { withReturn } from '@client/lib/return-to'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
@@ -347,6 +348,8 @@ const PENDING_STATUS_POLL_MS = 15_000
 function useLatestStatus(order: Withdrawal): Withdrawal {
   const [pending, setPending] = useState(order.status === 'pending')
   const missing = useRef(false)
+  // The push channel's `withdrawal` event says when the decision comes; without it, polled.
+  const live = useLiveHealthy()
   const history = useApi(
     getWithdrawalHistory,
     { page: 1, page_size: 20 },
@@ -355,11 +358,20 @@ function useLatestStatus(order: Withdrawal): Withdrawal {
       // Every return to the page asks, however soon after the last question.
       focusThrottleInterval: 0,
       dedupingInterval: 0,
-      refreshInterval: pending && !missing.current ? PENDING_STATUS_POLL_MS : 0,
+      refreshInterval: pending && !live && !missing.current ? PENDING_STATUS_POLL_MS : 0,
     },
   )
   // Without the history the submitted order is what is shown, and it is not asked for again.
   missing.current = isEndpointMissing(history.error)
+  useLiveEvent(
+    'withdrawal',
+    (event) => {
+      if (event.order_no === order.order_no && event.status !== 'pending') void history.mutate()
+    },
+    [order.order_no, history.mutate],
+  )
+  // A snapshot: the stream may have missed the decision (it came before the stream opened).
+  useLiveEvent('snapshot', () => void history.mutate(), [history.mutate])
   const latest = history.data?.list.find((o) => o.order_no === order.order_no) ?? order
   useEffect(() => {
     if (pending && latest.status !== 'pending') {

@@ -1,0 +1,146 @@
+import sse from '@fastify/sse'
+import { LAST_EVENT_ID_HEADER, type StreamEvent, stream } from '@shared/contract/stream'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import { type EventHub, type HubEvent, isFor } from './event-hub'
+
+/** What became of the session a stream was opened with. */
+export type SessionState = 'live' | 'revoked' | 'expired'
+
+/** The stream's own timers (heartbeats); tests hand in their own. */
+export interface StreamTimers {
+  setTimeout(fn: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+const realTimers: StreamTimers = {
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms)
+    t.unref()
+    return t
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+}
+
+/** A stream whose client reads slower than this many bytes behind is closed (it reconnects and catches up). */
+export const MAX_BUFFERED_BYTES = 1024 * 1024
+
+export interface StreamRouteOptions {
+  readonly hub: EventHub
+  /** The session check every call has: sets `request.player` or throws the session-lost answer. */
+  readonly authenticate: (request: FastifyRequest) => void
+  /** Whether the session a stream was opened with still holds, asked at each heartbeat and session event. */
+  readonly sessionState: (request: FastifyRequest) => SessionState
+  /** The server time the snapshot event carries. */
+  readonly now: () => number
+  readonly heartbeatMs: number
+  /** Called with a function that checks every open stream's session again (a move of the clock). */
+  readonly onRecheck?: (recheck: () => void) => void
+  readonly timers?: StreamTimers
+}
+
+interface OpenStream {
+  recheck(): void
+  close(): void
+}
+
+/**
+ * `GET /api/stream` (shared/contract/stream.ts, docs/realtime.md): the push channel. The session
+ * is checked like any call's (`token` header); then the answer is an event stream: first the events
+ * missed since `Last-Event-ID` when they are all still kept, else a `snapshot`; then every event
+ * for everybody and for this player as it is published, each with its id; a comment line every
+ * `heartbeatMs`. A `session_end` closes it.
+ */
+export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, opts) => {
+  const timers = opts.timers ?? realTimers
+  const open = new Set<OpenStream>()
+  await app.register(sse, { heartbeatInterval: 0 })
+  opts.onRecheck?.(() => {
+    for (const s of open) s.recheck()
+  })
+  // Open streams would hold a graceful shutdown's drain open for ever: they end first.
+  app.addHook('preClose', async () => {
+    for (const s of [...open]) s.close()
+  })
+
+  app.get(
+    stream.path,
+    {
+      sse: { kind: 'only', heartbeat: false },
+      preHandler: (request, _reply, done) => {
+        opts.authenticate(request)
+        done()
+      },
+    },
+    async (request, reply) => {
+      const player = request.player
+      if (!player) return
+      reply.sse.keepAlive()
+      reply.sse.sendHeaders()
+      let ended = false
+      let heartbeat: unknown = null
+      let unsubscribe = () => {}
+
+      const write = (e: { id: string; event: StreamEvent }) => {
+        if (ended) return
+        if (reply.raw.writableLength > MAX_BUFFERED_BYTES) {
+          close()
+          return
+        }
+        void reply.sse.send({ id: e.id, event: e.event.type, data: e.event.data }).catch(() => close())
+      }
+      const endSession = (): boolean => {
+        const state = opts.sessionState(request)
+        if (state === 'live') return false
+        write({ id: opts.hub.lastId(), event: { type: 'session_end', data: { reason: state } } })
+        close()
+        return true
+      }
+      const deliver = (e: HubEvent) => {
+        if (!isFor(e, player.id)) return
+        // Another of the player's sessions may have ended: this one closes only when it is its own.
+        if (e.type === 'session_end') {
+          endSession()
+          return
+        }
+        write({ id: e.id, event: e })
+      }
+      const beat = () => {
+        heartbeat = null
+        if (ended || endSession()) return
+        if (reply.raw.writableLength > MAX_BUFFERED_BYTES) return close()
+        reply.raw.write(': heartbeat\n\n')
+        heartbeat = timers.setTimeout(beat, opts.heartbeatMs)
+      }
+      const me: OpenStream = { recheck: () => void endSession(), close: () => close() }
+      function close(): void {
+        if (ended) return
+        ended = true
+        open.delete(me)
+        unsubscribe()
+        if (heartbeat !== null) timers.clearTimeout(heartbeat)
+        reply.sse.close()
+      }
+
+      // Replay and subscription in one synchronous turn: nothing published can fall between them.
+      const lastId = headerOf(request, LAST_EVENT_ID_HEADER)
+      const missed = lastId ? opts.hub.since(lastId) : null
+      if (missed === null)
+        write({
+          id: opts.hub.lastId(),
+          event: { type: 'snapshot', data: { reason: lastId ? 'gap' : 'new', server_time: opts.now() } },
+        })
+      else for (const e of missed) if (e.type !== 'session_end') deliver(e)
+      if (ended) return
+      unsubscribe = opts.hub.subscribe(deliver)
+      open.add(me)
+      reply.sse.onClose(() => close())
+      heartbeat = timers.setTimeout(beat, opts.heartbeatMs)
+    },
+  )
+}
+
+function headerOf(request: FastifyRequest, name: string): string | null {
+  const v = request.headers[name]
+  const text = Array.isArray(v) ? v[0] : v
+  return text && text.length <= 64 ? text : null
+}
