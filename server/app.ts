@@ -1,4 +1,5 @@
 import formbody from '@fastify/formbody'
+import { stream } from '@shared/contract/stream'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config, TrustProxy } from './config'
@@ -13,6 +14,7 @@ import { protectionRoutes } from './emulator/protection/protection-routes'
 import { walletControlRoutes } from './emulator/wallet/wallet-control-routes'
 import { walletRoutes } from './emulator/wallet/wallet-routes'
 import { FaultLayer } from './fault/fault-layer'
+import { notFound } from './http/api-error'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/error-handler'
 import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
@@ -193,6 +195,11 @@ export async function buildApp(
       })
     })
   } else if (config.UPSTREAM_URL) {
+    // The push channel is the emulator's for now (docs/realtime.md): in proxy mode the app is told at
+    // once that there is none, and polls, rather than a connection being held open to the upstream.
+    app.get(stream.path, async () => {
+      throw notFound()
+    })
     monitor =
       config.UPSTREAM_CONTRACT_SAMPLE > 0
         ? new ContractMonitor({ log: app.log, metrics, sample: config.UPSTREAM_CONTRACT_SAMPLE })

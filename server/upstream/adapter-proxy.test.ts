@@ -38,6 +38,16 @@ async function logIn(app: FastifyInstance) {
   return app.inject({ method: 'POST', url: '/api/login', payload, headers })
 }
 
+describe('the push channel in proxy mode', () => {
+  it('is answered at once as not offered (the app polls), never forwarded to hang on the upstream', async () => {
+    const before = upstream.calls.length
+    const res = await plain.inject({ method: 'GET', url: '/api/stream', headers: { token: 'mk-7f3c2a' } })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toMatchObject({ code: 40400 })
+    expect(upstream.calls.length).toBe(before)
+  })
+})
+
 describe('with the adapter', () => {
   it('logs in: the app’s multipart form goes out as the upstream’s JSON, the answer comes back in the contract', async () => {
     const res = await logIn(adapted)
