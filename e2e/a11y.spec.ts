@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { paths } from '@client/config/paths'
 import type { Page } from '@playwright/test'
-import { expect, switchTheme, testOnOnePageLoggedIn } from './support/test'
+import { expect, switchTheme, testOnOnePageLoggedIn, waitForQuietNetwork } from './support/test'
 
 /**
  * An axe-core scan of every route, logged in, in the light and the dark theme: no serious or
@@ -60,7 +60,7 @@ for (const route of routes) {
     await page.goto(route)
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
-    await page.waitForLoadState('networkidle')
+    await waitForQuietNetwork(page)
     await loadAxe(page)
     const light = await seriousViolations(page)
     await switchTheme(page, 'dark')

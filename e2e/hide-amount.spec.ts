@@ -2,7 +2,7 @@ import { paths } from '@client/config/paths'
 import type { Page } from '@playwright/test'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { playerWithHistory } from './support/history'
-import { expect, storeSessionOnLoad, testOnOnePage } from './support/test'
+import { expect, storeSessionOnLoad, testOnOnePage, waitForQuietNetwork } from './support/test'
 
 /**
  * With hide-amount on, no page shows an amount of the player's money (docs/client.md#amounts): every
@@ -53,7 +53,7 @@ for (const route of routes) {
   test(`${route} shows no amount of the player's with hide-amount on`, async ({ page }) => {
     await page.goto(route)
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
-    await page.waitForLoadState('networkidle')
+    await waitForQuietNetwork(page)
     expect(await visibleAmounts(page)).toEqual([])
   })
 }

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test'
 import type { Theme } from '@shared/constants'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { playerWithHistory } from './support/history'
-import { expect, storeSessionOnLoad, switchTheme, testOnOnePage } from './support/test'
+import { expect, storeSessionOnLoad, switchTheme, testOnOnePage, waitForQuietNetwork } from './support/test'
 
 /**
  * No text breaks inside a number, an amount, a date, a time or an address (docs/client.md#layout),
@@ -97,7 +97,7 @@ for (const route of ROUTES) {
   test(`${route} breaks no number, date or address across lines, in either theme`, async ({ page }) => {
     await page.goto(route)
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
-    await page.waitForLoadState('networkidle')
+    await waitForQuietNetwork(page)
     await expectNoBrokenTokens(page, `${route} (light)`)
     await switchTheme(page, 'dark')
     await expectNoBrokenTokens(page, `${route} (dark)`)

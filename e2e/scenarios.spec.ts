@@ -13,6 +13,7 @@ import {
   test,
   toast,
   toastsSeen,
+  waitForQuietNetwork,
 } from './support/test'
 
 /**
@@ -179,7 +180,7 @@ test.describe('network shapes as Chromium sees them', () => {
       countCalls(scope, { path: balanceCall, ...(matched ? { unmatched: false } : {}) })
     await openLoggedIn(page, '/home')
     await expect(page.getByTestId('balance').first()).toContainText('1000.00')
-    await page.waitForLoadState('networkidle')
+    await waitForQuietNetwork(page)
     const perLoad = await count()
     await addFault(scope, {
       match: { path: balanceCall },
@@ -194,7 +195,7 @@ test.describe('network shapes as Chromium sees them', () => {
     })
     await page.reload()
     await expect(toast(page, MSG.network)).toBeVisible()
-    await page.waitForLoadState('networkidle')
+    await waitForQuietNetwork(page)
     // The server saw exactly the calls the page made: Chromium did not send the broken one again.
     expect(sentByPage).toBeGreaterThanOrEqual(perLoad)
     expect(await count()).toBe(perLoad + sentByPage)

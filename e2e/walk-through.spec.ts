@@ -3,13 +3,13 @@ import { announcementRoute } from '@shared/contract/first-screen'
 import { startExclusion } from '@shared/contract/protection'
 import { api } from './support/api'
 import { countCalls, DEMO, login, registerPlayer } from './support/emu'
-import { expect, openLoggedIn, test, toast } from './support/test'
+import { expect, openLoggedIn, test, toast, waitForQuietNetwork } from './support/test'
 
 test.describe('the announcements call', () => {
   for (const route of ['/home', '/mine']) {
     test(`carries the token of a logged-in player opening ${route}`, async ({ page, scope }) => {
       await openLoggedIn(page, route)
-      await page.waitForLoadState('networkidle')
+      await waitForQuietNetwork(page)
       const path = announcementRoute.path
       // The app's calls ask for JSON; index.html's preload (which can carry no token) does not.
       const appWithToken = await countCalls(scope, { path, header: ['token', 'accept=application/json'] })

@@ -1,8 +1,43 @@
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Page, type Request } from '@playwright/test'
 import { REQUEST_TIMEOUT_MS, type Theme } from '@shared/constants'
 import { realityCheck } from '@shared/contract/protection'
+import { stream } from '@shared/contract/stream'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { baseUrl, clearFaults, type LoginResult, login, registerPlayer, scopeHeader } from './emu'
+
+/** Each page's requests still waiting for their answer, but the push channel's (open for good). */
+const inFlight = new WeakMap<Page, Set<Request>>()
+
+function trackRequests(page: Page): void {
+  if (inFlight.has(page)) return
+  const open = new Set<Request>()
+  inFlight.set(page, open)
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname !== stream.path) open.add(req)
+  })
+  const done = (req: Request) => open.delete(req)
+  page.on('requestfinished', done)
+  page.on('requestfailed', done)
+}
+
+/**
+ * Waits until the page has had no request in flight for 500 ms, as Playwright's `networkidle` does,
+ * but for the push channel's stream, which stays open while the app is logged in and visible.
+ */
+export async function waitForQuietNetwork(page: Page): Promise<void> {
+  const open = inFlight.get(page)
+  if (!open) throw new Error('waitForQuietNetwork: this page is not one of the fixtures’ pages')
+  let quietSince = Date.now()
+  await expect
+    .poll(
+      () => {
+        if (open.size > 0) quietSince = Date.now()
+        return Date.now() - quietSince >= 500
+      },
+      { intervals: [100], timeout: 20_000, message: 'no request in flight for 500 ms' },
+    )
+    .toBe(true)
+}
 
 /**
  * Each test gets its own x-emu-scope: the page sends it on every request, and the test's fault
@@ -29,6 +64,10 @@ export const test = base.extend<{ scope: string; pageErrors: string[] }, { serve
     await clearFaults(scope)
   },
   extraHTTPHeaders: async ({ scope }, use) => use(scopeHeader(scope)),
+  page: async ({ page }, use) => {
+    trackRequests(page)
+    await use(page)
+  },
   pageErrors: async ({ page }, use) => {
     const errors: string[] = []
     const onError = (err: Error) => errors.push(err.stack ?? err.message)
@@ -66,7 +105,9 @@ export const testOnOnePage = test.extend<object, { workerPage: Page }>({
         serviceWorkers,
         baseURL: server,
       })
-      await use(await context.newPage())
+      const page = await context.newPage()
+      trackRequests(page)
+      await use(page)
       await context.close()
     },
     { scope: 'worker' },
