@@ -1,5 +1,5 @@
 import { IDEMPOTENCY_KEY_PATTERN, SCOPE_HEADER, TOKEN_HEADER } from '@shared/constants'
-import type { Endpoint } from '@shared/contract/endpoint'
+import type { BytesEndpoint, Endpoint } from '@shared/contract/endpoint'
 import type { ControlEndpoint } from '@shared/emu-contract/control-endpoint'
 import { ADMIN_TOKEN_HEADER } from '@shared/emu-control'
 import { CODE, SUCCESS_CODES } from '@shared/envelope'
@@ -66,6 +66,9 @@ const refusal = (description: string) => ({
   description,
   content: { 'application/json': { schema: FAILURE } },
 })
+
+/** `/__emu/faults/:id` as OpenAPI writes it: `/__emu/faults/{id}`. */
+const templated = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 
 /** Every answer but 200 is a refusal in the envelope; which ones an endpoint can give. */
 function refusals(e: Endpoint): Record<string, unknown> {
@@ -142,13 +145,63 @@ function operation(e: Endpoint): Record<string, unknown> {
   return op
 }
 
-/** The OpenAPI 3.1 document, built from the contract alone, the same in both modes. */
-export function buildOpenApi(endpoints: readonly Endpoint[], version: string): Record<string, unknown> {
+/**
+ * An endpoint that answers bytes: a success is 200 with one of its media types (no envelope); a
+ * refusal is the envelope, as everywhere: bad input (400), and those the contract object lists.
+ */
+function bytesOperation(e: BytesEndpoint): Record<string, unknown> {
+  const parameters: Record<string, unknown>[] = []
+  for (const [name, field] of Object.entries((e.params?.shape ?? {}) as Record<string, z.ZodType>)) {
+    parameters.push({ name, in: 'path', required: true, schema: requestSchema(field) })
+  }
+  for (const [name, field] of Object.entries((e.query?.shape ?? {}) as Record<string, z.ZodType>)) {
+    parameters.push({ name, in: 'query', required: !isOptional(field), schema: requestSchema(field) })
+  }
+  const bytes = { type: 'string', contentMediaType: 'application/octet-stream' }
+  return {
+    operationId: e.id,
+    summary: e.summary,
+    tags: [e.tag],
+    'x-source': e.source,
+    'x-fields': e.fields,
+    'x-bytes': true,
+    parameters,
+    responses: {
+      '200': {
+        description: `Not the envelope: ${e.answer.description}`,
+        content: Object.fromEntries(
+          e.answer.types.map((type) => [
+            type,
+            { schema: type === 'text/plain' ? { type: 'string' } : { ...bytes, contentMediaType: type } },
+          ]),
+        ),
+      },
+      '400': refusal('Input refused (code 40000): msg names each bad field.'),
+      ...Object.fromEntries(Object.entries(e.refusals).map(([status, when]) => [status, refusal(when)])),
+    },
+  }
+}
+
+/**
+ * The OpenAPI 3.1 document, built from the contract alone, the same in both modes: the envelope
+ * endpoints, and those that answer bytes (marked `x-bytes`).
+ */
+export function buildOpenApi(
+  endpoints: readonly Endpoint[],
+  version: string,
+  bytesEndpoints: readonly BytesEndpoint[] = [],
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const e of endpoints) {
     const item = paths[e.path] ?? {}
     item[e.method.toLowerCase()] = operation(e)
     paths[e.path] = item
+  }
+  for (const e of bytesEndpoints) {
+    const path = templated(e.path)
+    const item = paths[path] ?? {}
+    item[e.method.toLowerCase()] = bytesOperation(e)
+    paths[path] = item
   }
   return {
     openapi: '3.1.0',
@@ -156,10 +209,10 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
       title: 'Hash game web API',
       version,
       description:
-        'x-source: spec = a path the upstream serves; ours = defined here. x-fields: spec = fields as the upstream documents them; ours = designed here where it shows none. Every answer is the envelope {code, msg, data}; refusals carry data null.',
+        'x-source: spec = a path the upstream serves; ours = defined here. x-fields: spec = fields as the upstream documents them; ours = designed here where it shows none. Every answer is the envelope {code, msg, data}, refusals carrying data null, except the successes of the x-bytes operations, which are the bytes of an image.',
     },
     servers: [{ url: '/' }],
-    tags: [...new Set(endpoints.map((e) => e.tag))].map((name) => ({ name })),
+    tags: [...new Set([...endpoints, ...bytesEndpoints].map((e) => e.tag))].map((name) => ({ name })),
     paths,
   }
 }
@@ -182,9 +235,6 @@ const CONTROL_REFUSALS: Record<string, unknown> = {
   ),
   '500': refusal('A scenario file that cannot be read (code 50000).'),
 }
-
-/** `/__emu/faults/:id` as OpenAPI writes it: `/__emu/faults/{id}`. */
-const templated = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 
 function controlOperation(e: ControlEndpoint): Record<string, unknown> {
   const parameters: Record<string, unknown>[] = []
