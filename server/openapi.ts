@@ -157,7 +157,6 @@ function bytesOperation(e: BytesEndpoint): Record<string, unknown> {
   for (const [name, field] of Object.entries((e.query?.shape ?? {}) as Record<string, z.ZodType>)) {
     parameters.push({ name, in: 'query', required: !isOptional(field), schema: requestSchema(field) })
   }
-  const bytes = { type: 'string', contentMediaType: 'application/octet-stream' }
   return {
     operationId: e.id,
     summary: e.summary,
@@ -172,7 +171,9 @@ function bytesOperation(e: BytesEndpoint): Record<string, unknown> {
         content: Object.fromEntries(
           e.answer.types.map((type) => [
             type,
-            { schema: type === 'text/plain' ? { type: 'string' } : { ...bytes, contentMediaType: type } },
+            {
+              schema: type === 'text/plain' ? { type: 'string' } : { type: 'string', contentMediaType: type },
+            },
           ]),
         ),
       },
