@@ -42,6 +42,9 @@ beforeAll(async () => {
   happyDom().setURL(`${origin}/home`)
   setApiOrigin('')
   setNavigator((to) => navigations.push(to))
+  // The server's first login (password hashing, the route's first run) is the slowest call: made
+  // here, under the hook's longer limit, not in the first test.
+  await server.login()
 })
 
 afterAll(async () => {
