@@ -1,20 +1,18 @@
-import { ENDPOINTS } from '@shared/contract/registry'
+import { BYTES_ENDPOINTS, ENDPOINTS } from '@shared/contract/registry'
 import { STREAM_ENDPOINTS } from '@shared/contract/stream'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from './app'
 import { testConfig } from './config'
+import { buildOpenApi } from './openapi'
 
 /**
  * Every /api route comes from a contract object, and every contract object has its route, as
- * control-openapi.test.ts checks for /__emu. An endpoint written but left out of
+ * control-openapi.test.ts checks for /__emu: the envelope endpoints (ENDPOINTS), those that
+ * answer bytes (BYTES_ENDPOINTS) and the push channel (STREAM_ENDPOINTS). An endpoint written but left out of
  * shared/contract/registry.ts, or a route added by hand, fails here.
  */
 
-/**
- * The two /api routes that answer bytes rather than the envelope, and so are not contract objects
- * yet: the image proxy and the content images (see docs/contributing.md).
- */
-const NOT_IN_THE_CONTRACT = new Set(['GET /api/image-proxy', 'GET /api/content/images/:file'])
+const CONTRACT = [...ENDPOINTS, ...BYTES_ENDPOINTS, ...STREAM_ENDPOINTS]
 
 describe('/api routes and the contract', () => {
   it('match one to one in emulator mode', async () => {
@@ -27,15 +25,23 @@ describe('/api routes and the contract', () => {
           .filter((r) => r.method !== 'HEAD')
           .map((r) => `${r.method} ${r.url}`),
       )
-      const contract = new Set([...ENDPOINTS, ...STREAM_ENDPOINTS].map((e) => `${e.method} ${e.path}`))
-      const withoutContract = [...routes].filter((r) => !contract.has(r) && !NOT_IN_THE_CONTRACT.has(r))
-      const withoutRoute = [...contract].filter((c) => !routes.has(c))
-      expect(withoutContract).toEqual([])
-      expect(withoutRoute).toEqual([])
-      // The exceptions are still there (remove them here when they join the contract).
-      for (const r of NOT_IN_THE_CONTRACT) expect(routes.has(r), r).toBe(true)
+      const contract = new Set(CONTRACT.map((e) => `${e.method} ${e.path}`))
+      expect(contract.size).toBe(CONTRACT.length)
+      expect([...routes].filter((r) => !contract.has(r))).toEqual([])
+      expect([...contract].filter((c) => !routes.has(c))).toEqual([])
     } finally {
       await app.close()
     }
+  })
+
+  it('are each in the OpenAPI document once', () => {
+    const doc = buildOpenApi(ENDPOINTS, 'test', BYTES_ENDPOINTS, STREAM_ENDPOINTS) as {
+      paths: Record<string, Record<string, { operationId: string }>>
+    }
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    )
+    const expected = CONTRACT.map((e) => `${e.method} ${e.path.replace(/:(\w+)/g, '{$1}')} ${e.id}`)
+    expect(operations.sort()).toEqual(expected.sort())
   })
 })

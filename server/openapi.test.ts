@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { expectUnknownFieldsRefused } from '@server/test-support/strict-schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENDPOINTS } from '../shared/contract/registry'
+import { BYTES_ENDPOINTS, ENDPOINTS } from '../shared/contract/registry'
 import { createTestApp, type TestApp } from './test-support/test-app'
 
 /** Every call the upstream serves (docs/product.md#calls). */
@@ -74,6 +74,12 @@ describe('/api-docs', () => {
     for (const key of SPEC_ENDPOINTS) {
       const [method = '', path = ''] = key.split(' ')
       expect(doc.paths[path]?.[method.toLowerCase()], key).toBeDefined()
+    }
+    // The image routes, whose success is bytes and not the envelope, are there too.
+    for (const e of BYTES_ENDPOINTS) {
+      const op = doc.paths[e.path.replace(/:(\w+)/g, '{$1}')]?.get as { responses: Record<string, unknown> }
+      expect(op, e.id).toMatchObject({ operationId: e.id, 'x-bytes': true })
+      expect(Object.keys((op.responses['200'] as { content: object }).content)).toEqual([...e.answer.types])
     }
     const validator = new Validator()
     const result = await validator.validate(doc)

@@ -1,5 +1,6 @@
 import { IDEMPOTENCY_KEY_PATTERN, SCOPE_HEADER, TOKEN_HEADER } from '@shared/constants'
-import type { Endpoint } from '@shared/contract/endpoint'
+import type { BytesEndpoint, Endpoint } from '@shared/contract/endpoint'
+import { LAST_EVENT_ID_HEADER, STREAM_EVENTS, type StreamEndpoint } from '@shared/contract/stream'
 import type { ControlEndpoint } from '@shared/emu-contract/control-endpoint'
 import { ADMIN_TOKEN_HEADER } from '@shared/emu-control'
 import { CODE, SUCCESS_CODES } from '@shared/envelope'
@@ -66,6 +67,9 @@ const refusal = (description: string) => ({
   description,
   content: { 'application/json': { schema: FAILURE } },
 })
+
+/** `/__emu/faults/:id` as OpenAPI writes it: `/__emu/faults/{id}`. */
+const templated = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 
 /** Every answer but 200 is a refusal in the envelope; which ones an endpoint can give. */
 function refusals(e: Endpoint): Record<string, unknown> {
@@ -142,12 +146,103 @@ function operation(e: Endpoint): Record<string, unknown> {
   return op
 }
 
-/** The OpenAPI 3.1 document, built from the contract alone, the same in both modes. */
-export function buildOpenApi(endpoints: readonly Endpoint[], version: string): Record<string, unknown> {
+/**
+ * An endpoint that answers bytes: a success is 200 with one of its media types (no envelope); a
+ * refusal is the envelope, as everywhere: bad input (400), and those the contract object lists.
+ */
+function bytesOperation(e: BytesEndpoint): Record<string, unknown> {
+  const parameters: Record<string, unknown>[] = []
+  for (const [name, field] of Object.entries((e.params?.shape ?? {}) as Record<string, z.ZodType>)) {
+    parameters.push({ name, in: 'path', required: true, schema: requestSchema(field) })
+  }
+  for (const [name, field] of Object.entries((e.query?.shape ?? {}) as Record<string, z.ZodType>)) {
+    parameters.push({ name, in: 'query', required: !isOptional(field), schema: requestSchema(field) })
+  }
+  return {
+    operationId: e.id,
+    summary: e.summary,
+    tags: [e.tag],
+    'x-source': e.source,
+    'x-fields': e.fields,
+    'x-bytes': true,
+    parameters,
+    responses: {
+      '200': {
+        description: `Not the envelope: ${e.answer.description}`,
+        content: Object.fromEntries(
+          e.answer.types.map((type) => [
+            type,
+            {
+              schema: type === 'text/plain' ? { type: 'string' } : { type: 'string', contentMediaType: type },
+            },
+          ]),
+        ),
+      },
+      '400': refusal('Input refused (code 40000): msg names each bad field.'),
+      ...Object.fromEntries(Object.entries(e.refusals).map(([status, when]) => [status, refusal(when)])),
+    },
+  }
+}
+
+/**
+ * The push channel (docs/realtime.md): a stream of Server-Sent Events, each `event:` one of the types
+ * below with its `data:` as JSON; a lost session is answered with the envelope, as everywhere.
+ */
+function streamOperation(e: StreamEndpoint): Record<string, unknown> {
+  return {
+    operationId: e.id,
+    summary: e.summary,
+    tags: [e.tag],
+    'x-source': e.source,
+    'x-stream': true,
+    parameters: [
+      {
+        name: LAST_EVENT_ID_HEADER,
+        in: 'header',
+        required: false,
+        description: 'The id of the last event received: the events after it are sent again, or a snapshot.',
+        schema: { type: 'string' },
+      },
+    ],
+    responses: {
+      '200': {
+        description:
+          'Not the envelope: Server-Sent Events with ids; x-events gives the data of each event type.',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
+      '401': refusal('No live session (code 10001).'),
+    },
+    'x-events': Object.fromEntries(
+      Object.entries(STREAM_EVENTS).map(([type, schema]) => [type, jsonSchema(schema, 'output')]),
+    ),
+  }
+}
+
+/**
+ * The OpenAPI 3.1 document, built from the contract alone, the same in both modes: the envelope
+ * endpoints, and those that answer bytes (marked `x-bytes`).
+ */
+export function buildOpenApi(
+  endpoints: readonly Endpoint[],
+  version: string,
+  bytesEndpoints: readonly BytesEndpoint[] = [],
+  streamEndpoints: readonly StreamEndpoint[] = [],
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const e of endpoints) {
     const item = paths[e.path] ?? {}
     item[e.method.toLowerCase()] = operation(e)
+    paths[e.path] = item
+  }
+  for (const e of bytesEndpoints) {
+    const path = templated(e.path)
+    const item = paths[path] ?? {}
+    item[e.method.toLowerCase()] = bytesOperation(e)
+    paths[path] = item
+  }
+  for (const e of streamEndpoints) {
+    const item = paths[e.path] ?? {}
+    item[e.method.toLowerCase()] = streamOperation(e)
     paths[e.path] = item
   }
   return {
@@ -156,10 +251,12 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
       title: 'Hash game web API',
       version,
       description:
-        'x-source: spec = a path the upstream serves; ours = defined here. x-fields: spec = fields as the upstream documents them; ours = designed here where it shows none. Every answer is the envelope {code, msg, data}; refusals carry data null.',
+        'x-source: spec = a path the upstream serves; ours = defined here. x-fields: spec = fields as the upstream documents them; ours = designed here where it shows none. Every answer is the envelope {code, msg, data}, refusals carrying data null, except the successes of the x-bytes operations, which are the bytes of an image, and of the x-stream operation, which is a stream of Server-Sent Events.',
     },
     servers: [{ url: '/' }],
-    tags: [...new Set(endpoints.map((e) => e.tag))].map((name) => ({ name })),
+    tags: [...new Set([...endpoints, ...bytesEndpoints, ...streamEndpoints].map((e) => e.tag))].map(
+      (name) => ({ name }),
+    ),
     paths,
   }
 }
@@ -182,9 +279,6 @@ const CONTROL_REFUSALS: Record<string, unknown> = {
   ),
   '500': refusal('A scenario file that cannot be read (code 50000).'),
 }
-
-/** `/__emu/faults/:id` as OpenAPI writes it: `/__emu/faults/{id}`. */
-const templated = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 
 function controlOperation(e: ControlEndpoint): Record<string, unknown> {
   const parameters: Record<string, unknown>[] = []

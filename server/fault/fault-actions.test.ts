@@ -1,10 +1,12 @@
 import { request as httpRequest } from 'node:http'
 import { CODE } from '@shared/envelope'
 import { MSG } from '@shared/messages'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EmuClient } from '../../scripts/emu/emu-client'
 import { API_HEADERS } from '../plugins/security'
+import { handTimers, promptTimers } from '../test-support/action-timers'
 import { rawExchange } from '../test-support/raw-socket'
+import { REAL_TIMERS } from './fault-actions'
 import { type LiveServer, liveLogin, startLive } from './live-servers'
 
 /** What a raw HTTP call ended with: an answer with its bytes, or a socket error. */
@@ -12,15 +14,18 @@ type Outcome =
   | { kind: 'response'; status: number; headers: Record<string, unknown>; body: string; complete: boolean }
   | { kind: 'error'; code: string | undefined; message: string }
 
-/** One request on its own connection (no pooling), reporting exactly what the socket did. */
+/**
+ * One request on its own connection (no pooling), reporting exactly what the socket did. No
+ * time-out of its own: a call the test means to give up on is ended with `signal`.
+ */
 function rawCall(
   base: string,
   path: string,
   headers: Record<string, string> = {},
-  timeoutMs = 5000,
+  signal?: AbortSignal,
 ): Promise<Outcome> {
   return new Promise((resolve) => {
-    const req = httpRequest(`${base}${path}`, { headers, agent: false, timeout: timeoutMs }, (res) => {
+    const req = httpRequest(`${base}${path}`, { headers, agent: false }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       const finish = (complete: boolean) =>
@@ -35,8 +40,8 @@ function rawCall(
       res.on('error', () => finish(false))
       res.on('aborted', () => finish(false))
     })
-    req.on('timeout', () =>
-      req.destroy(Object.assign(new Error('client timeout'), { code: 'CLIENT_TIMEOUT' })),
+    signal?.addEventListener('abort', () =>
+      req.destroy(Object.assign(new Error('given up'), { code: 'GIVEN_UP' })),
     )
     req.on('error', (err: NodeJS.ErrnoException) =>
       resolve({ kind: 'error', code: err.code, message: err.message }),
@@ -64,6 +69,9 @@ for (const mode of ['emulator', 'proxy'] as const) {
     }, 120_000)
     beforeEach(async () => {
       await emu.clearFaults({ all: true })
+    })
+    afterEach(() => {
+      live.app.faults.actions.timers = REAL_TIMERS
     })
 
     const balance = (extra: Record<string, string> = {}) =>
@@ -117,41 +125,68 @@ for (const mode of ['emulator', 'proxy'] as const) {
     })
 
     it('delay: the delayed call answers after an undelayed one started later, and in full', async () => {
-      const rule = await emu.fault('/api/api/getBalance', { type: 'delay', ms: 400 }, { times: 1 })
+      const { timers, asked } = handTimers()
+      live.app.faults.actions.timers = timers
+      await emu.fault('/api/api/getBalance', { type: 'delay', ms: 400 }, { times: 1 })
       const order: string[] = []
-      // The layer says when the first call has reached it: the second starts only then.
-      const reached = new Promise<void>((resolve) => {
-        const off = live.app.faults.onFiring((fired) => {
-          if (fired.id !== rule.id) return
-          off()
-          resolve()
-        })
-      })
       const slow = balance().then((o) => {
         order.push('slow')
         return o
       })
-      await reached
+      // The layer holds the first call for 400 ms: the second starts once it is held.
+      const held = await asked()
+      expect(held.ms).toBe(400)
       // The rule is spent the moment the first call matched, so this one is not delayed.
       const fast = await balance()
       order.push('fast')
+      expect(order).toEqual(['fast'])
+      held.fire()
       const slowOut = await slow
       expect(order).toEqual(['fast', 'slow'])
       expect(fast).toMatchObject({ kind: 'response', status: 200 })
       expect(slowOut).toMatchObject({ kind: 'response', status: 200, complete: true })
     })
 
-    it("delay: a client's own timeout fires when the delay is longer", async () => {
+    it('delay: a range waits a time drawn from it, and nothing is answered before then', async () => {
+      const { timers, asked } = handTimers()
+      live.app.faults.actions.timers = timers
       await emu.fault('/api/api/getBalance', { type: 'delay', minMs: 1500, maxMs: 2000 })
-      const out = await rawCall(live.url, balancePath, { token }, 200)
-      expect(out).toMatchObject({ kind: 'error', code: 'CLIENT_TIMEOUT' })
+      let answered = false
+      const call = balance().then((o) => {
+        answered = true
+        return o
+      })
+      const held = await asked()
+      expect(held.ms).toBeGreaterThanOrEqual(1500)
+      expect(held.ms).toBeLessThanOrEqual(2000)
+      // Another call goes there and back while this one is held, and it still has no answer.
+      const second = balance()
+      const next = await asked()
+      next.fire()
+      expect(await second).toMatchObject({ kind: 'response', status: 200 })
+      expect(answered).toBe(false)
+      held.fire()
+      expect(await call).toMatchObject({ kind: 'response', status: 200, complete: true })
     })
 
     it('hang: no answer ever comes; the journal says so', async () => {
-      const rule = await emu.fault('/api/api/getBalance', { type: 'hang' })
-      const out = await rawCall(live.url, balancePath, { token }, 300)
-      expect(out).toMatchObject({ kind: 'error', code: 'CLIENT_TIMEOUT' })
-      await expect.poll(async () => (await emu.requests({ rule: rule.id })).entries[0]?.outcome).toBe('hang')
+      const rule = await emu.fault('/api/api/getBalance', { type: 'hang' }, { times: 1 })
+      const fired = new Promise<void>((resolve) => {
+        const off = live.app.faults.onFiring((r) => {
+          if (r.id !== rule.id) return
+          off()
+          resolve()
+        })
+      })
+      const giveUp = new AbortController()
+      const hung = rawCall(live.url, balancePath, { token }, giveUp.signal)
+      await fired
+      // A later call is answered while the hung one still waits; then the client gives up.
+      expect(await balance()).toMatchObject({ kind: 'response', status: 200 })
+      giveUp.abort()
+      expect(await hung).toMatchObject({ kind: 'error', code: 'GIVEN_UP' })
+      const entries = (await emu.requests({ rule: rule.id })).entries
+      expect(entries.map((e) => e.outcome)).toEqual(['hang'])
     })
 
     it('reset: a real TCP reset', async () => {
@@ -278,20 +313,20 @@ for (const mode of ['emulator', 'proxy'] as const) {
     })
 
     it('network shapes: bandwidth and slicer send the whole answer in pieces, slow close holds its end', async () => {
+      const { timers, asked } = promptTimers()
+      live.app.faults.actions.timers = timers
       const pieces = () =>
-        new Promise<{ chunks: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+        new Promise<{ body: string; headers: Record<string, unknown> }>((resolve, reject) => {
           const req = httpRequest(
             `${live.url}${balancePath}`,
             { headers: { token }, agent: false },
             (res) => {
-              let chunks = 0
               let body = ''
               res.setEncoding('utf8')
               res.on('data', (c: string) => {
-                chunks++
                 body += c
               })
-              res.on('end', () => resolve({ chunks, body, headers: res.headers }))
+              res.on('end', () => resolve({ body, headers: res.headers }))
               res.on('error', reject)
             },
           )
@@ -300,19 +335,31 @@ for (const mode of ['emulator', 'proxy'] as const) {
         })
       await emu.fault('/api/api/getBalance', { type: 'slicer', chunkBytes: 16, delayMs: 5 }, { times: 1 })
       const sliced = await pieces()
-      expect(sliced.chunks).toBeGreaterThan(3)
       expect(JSON.parse(sliced.body)).toMatchObject({ code: 1, data: { balance: '1000.00' } })
       expect(Number(sliced.headers['content-length'])).toBe(Buffer.byteLength(sliced.body))
+      // 16-byte slices, a gap of 5 ms before each after the first, and no hold at the end. (The
+      // timers run at once, so the client may read several slices in one chunk.)
+      const slices = Math.ceil(Buffer.byteLength(sliced.body) / 16)
+      expect(slices).toBeGreaterThan(3)
+      expect(asked.splice(0)).toEqual([...Array(slices - 1).fill(5), 0])
       await emu.fault('/api/api/getBalance', { type: 'bandwidth', bytesPerSecond: 400 }, { times: 1 })
       const slow = await pieces()
-      expect(slow.chunks).toBeGreaterThan(1)
       expect(JSON.parse(slow.body)).toMatchObject({ code: 1 })
+      // 400 B/s in tenths of a second: 40 bytes every 100 ms.
+      const tenths = Math.ceil(Buffer.byteLength(slow.body) / 40)
+      expect(tenths).toBeGreaterThan(1)
+      expect(asked.splice(0)).toEqual([...Array(tenths - 1).fill(100), 0])
       await emu.fault('/api/api/getBalance', { type: 'slowClose', ms: 50 }, { times: 1 })
       const closing = await pieces()
       expect(closing.headers['content-length']).toBeUndefined()
       expect(JSON.parse(closing.body)).toMatchObject({ code: 1 })
+      expect(asked.splice(0)).toEqual([50])
       await emu.fault('/api/api/getBalance', { type: 'latency', ms: 20, jitterMs: 10 }, { times: 1 })
       expect(await balance()).toMatchObject({ kind: 'response', status: 200, complete: true })
+      const [latency = -1, ...more] = asked.splice(0)
+      expect(more).toEqual([])
+      expect(latency).toBeGreaterThanOrEqual(10)
+      expect(latency).toBeLessThanOrEqual(30)
       const journal = await emu.requests({ path: '/api/api/getBalance', limit: 4 })
       expect(journal.entries.map((e) => [e.fault?.action, e.outcome, e.code])).toEqual([
         ['slicer', 'answered', 1],
@@ -323,8 +370,14 @@ for (const mode of ['emulator', 'proxy'] as const) {
     })
 
     it('timeout closes without an answer; a reset after the head leaves the client a broken answer', async () => {
+      const { timers, asked } = handTimers()
+      live.app.faults.actions.timers = timers
       await emu.fault('/api/api/getBalance', { type: 'timeout', ms: 30 }, { times: 1 })
-      const closed = await balance()
+      const call = balance()
+      const held = await asked()
+      expect(held.ms).toBe(30)
+      held.fire()
+      const closed = await call
       expect(closed).toMatchObject({ kind: 'error' })
       await emu.fault('/api/api/getBalance', { type: 'reset', after: 'head' }, { times: 1 })
       const broken = await balance()

@@ -13,7 +13,17 @@ export type Verdict = undefined | true | Promise<void>
 const MALFORMED_BODY =
   '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>'
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** The timers an action holds or paces an answer with. */
+export interface ActionTimers {
+  setTimeout(fn: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+/** Real time, as testers' faults run (docs/testing.md#actions). */
+export const REAL_TIMERS: ActionTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+}
 
 /**
  * What a fired rule does, carried out on the real socket: answers in its place (an envelope, a
@@ -22,6 +32,15 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export class FaultActions {
   private readonly hung = new Set<Socket>()
+  /**
+   * What delays, latency, time-outs and the shapes wait with: real time. A test puts timers of its
+   * own here to see what an action asked for and to run it without waiting.
+   */
+  timers: ActionTimers = REAL_TIMERS
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => this.timers.setTimeout(resolve, ms))
+  }
 
   /** Sockets left hanging are closed when the server shuts down. */
   closeHung(): void {
@@ -53,7 +72,7 @@ export class FaultActions {
         return true
       }
       case 'delay':
-        return sleep(delayMs(action, random))
+        return this.sleep(delayMs(action, random))
       case 'hang': {
         if (entry) entry.outcome = 'hang'
         reply.hijack()
@@ -86,9 +105,9 @@ export class FaultActions {
         reply.hijack()
         const socket = request.raw.socket
         this.hung.add(socket)
-        const timer = setTimeout(() => socket.destroy(), action.ms)
+        const timer = this.timers.setTimeout(() => socket.destroy(), action.ms)
         socket.once('close', () => {
-          clearTimeout(timer)
+          this.timers.clearTimeout(timer)
           this.hung.delete(socket)
         })
         return true
@@ -96,7 +115,7 @@ export class FaultActions {
       case 'latency': {
         const jitter = action.jitterMs ?? 0
         const ms = Math.max(0, action.ms + Math.round((random() * 2 - 1) * jitter))
-        return sleep(ms)
+        return this.sleep(ms)
       }
       case 'bandwidth':
       case 'slicer':
@@ -167,7 +186,12 @@ export type ShapeAction = Extract<FaultAction, { type: 'bandwidth' | 'slicer' | 
  * The answer's bytes, sent the way the action says: at a bandwidth, in slices, or whole with its
  * end held back. The head goes out at once; for bandwidth and slicer it announces the full length.
  */
-export function shapeAnswer(action: ShapeAction, body: Buffer, reply: FastifyReply): Readable {
+export function shapeAnswer(
+  action: ShapeAction,
+  body: Buffer,
+  reply: FastifyReply,
+  timers: ActionTimers = REAL_TIMERS,
+): Readable {
   reply.removeHeader('transfer-encoding')
   let chunks: Buffer[]
   let gapMs: number
@@ -187,13 +211,13 @@ export function shapeAnswer(action: ShapeAction, body: Buffer, reply: FastifyRep
     for (let i = 0; i < body.length; i += size) chunks.push(body.subarray(i, i + size))
   }
   let i = 0
-  let timer: NodeJS.Timeout | undefined
+  let timer: unknown
   return new Readable({
     read() {
-      if (timer) return
+      if (timer !== undefined) return
       const next = chunks[i++]
       if (next === undefined) {
-        timer = setTimeout(() => this.push(null), holdMs)
+        timer = timers.setTimeout(() => this.push(null), holdMs)
         return
       }
       const send = () => {
@@ -201,10 +225,10 @@ export function shapeAnswer(action: ShapeAction, body: Buffer, reply: FastifyRep
         this.push(next)
       }
       if (i === 1 || gapMs === 0) send()
-      else timer = setTimeout(send, gapMs)
+      else timer = timers.setTimeout(send, gapMs)
     },
     destroy(err, cb) {
-      clearTimeout(timer)
+      if (timer !== undefined) timers.clearTimeout(timer)
       cb(err)
     },
   })

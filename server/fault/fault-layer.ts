@@ -273,7 +273,7 @@ export class FaultLayer {
       return toBuffer(payload).then((body) => {
         const entry = request.journalEntry
         if (entry) this.journal?.setResponse(entry, reply.getHeaders(), body, body.length, true)
-        return shapeAnswer(shape, body, reply)
+        return shapeAnswer(shape, body, reply, this.actions.timers)
       })
     }
     if (request.truncateReply) {

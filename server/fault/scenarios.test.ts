@@ -3,10 +3,12 @@ import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scenarioSchema } from '@shared/emu-control'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EmuClient } from '../../scripts/emu/emu-client'
 import { ROOT_DIR } from '../paths'
+import { handTimers } from '../test-support/action-timers'
 import { DEMO } from '../test-support/test-app'
+import { REAL_TIMERS } from './fault-actions'
 import { type LiveServer, liveLogin, startLive } from './live-servers'
 import { checkScenario, fillTemplate, loadScenarioFile, pick, ScenarioFileError } from './scenarios'
 
@@ -67,15 +69,18 @@ describe('scenario files', () => {
   })
 })
 
-/** One call on its own connection: the body code, or the socket error. */
+/**
+ * One call on its own connection: the body code, or the socket error. No time-out of its own: a
+ * call the test means to give up on is ended when `giveUp` settles ('GIVEN_UP').
+ */
 function call(
   base: string,
   path: string,
   headers: Record<string, string>,
-  timeoutMs = 3000,
+  giveUp?: Promise<unknown>,
 ): Promise<number | string> {
   return new Promise((resolve) => {
-    const req = httpRequest(`${base}${path}`, { headers, agent: false, timeout: timeoutMs }, (res) => {
+    const req = httpRequest(`${base}${path}`, { headers, agent: false }, (res) => {
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (c: string) => {
@@ -90,7 +95,7 @@ function call(
         }
       })
     })
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })))
+    void giveUp?.then(() => req.destroy(Object.assign(new Error('given up'), { code: 'GIVEN_UP' })))
     req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'))
     req.end()
   })
@@ -108,6 +113,9 @@ describe('activating each scenario', () => {
   }, 120_000)
   beforeEach(async () => {
     await emu.reset({ all: true })
+  })
+  afterEach(() => {
+    live.app.faults.actions.timers = REAL_TIMERS
   })
 
   const demo = async () => {
@@ -149,13 +157,33 @@ describe('activating each scenario', () => {
     expect(await p.balance()).toBe(1)
   })
 
+  /** Resolves when the fault layer next fires a rule. */
+  const nextFiring = () =>
+    new Promise<void>((resolve) => {
+      const off = live.app.faults.onFiring(() => {
+        off()
+        resolve()
+      })
+    })
+
   it('timeout: the next call is never answered; the one after is', async () => {
     const p = await demo()
     await emu.activate('timeout')
-    expect(await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, p.headers, 300)).toBe(
-      'TIMEOUT',
-    )
+    // The hang fired: the call is held; the next one is answered while it still waits.
+    const fired = nextFiring()
+    let giveUp = () => {}
+    const givenUp = new Promise<void>((resolve) => {
+      giveUp = resolve
+    })
+    const hung = call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, p.headers, givenUp)
+    await fired
     expect(await p.balance()).toBe(1)
+    giveUp()
+    expect(await hung).toBe('GIVEN_UP')
+    const outcomes = (await emu.requests({ path: '/api/api/getBalance', limit: 2 })).entries.map(
+      (e) => e.outcome,
+    )
+    expect(outcomes).toEqual(['hang', 'answered'])
   })
 
   it('network-down: every call is reset until reset', async () => {
@@ -167,12 +195,19 @@ describe('activating each scenario', () => {
     expect(await call(live.url, '/api/api2/announcement', {})).toBe(1)
   })
 
-  it('slow-network: calls are held back (a 500 ms client gives up)', async () => {
+  it('slow-network: calls are held back 1.5–3 s', async () => {
     const p = await demo()
     const activation = await emu.activate('slow-network')
-    expect(await call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, p.headers, 500)).toBe(
-      'TIMEOUT',
-    )
+    const { timers, asked } = handTimers()
+    live.app.faults.actions.timers = timers
+    const held = asked()
+    const out = call(live.url, `/api/api/getBalance?player_id=${p.playerId}`, p.headers, held)
+    const { ms, fire } = await held
+    expect(ms).toBeGreaterThanOrEqual(1500)
+    expect(ms).toBeLessThanOrEqual(3000)
+    // Held until the delay is over: the client gives up first.
+    expect(await out).toBe('GIVEN_UP')
+    fire()
     const [ruleId] = activation.rules
     const rule = await emu.getFault(ruleId ?? '')
     expect(rule.action).toEqual({ type: 'delay', minMs: 1500, maxMs: 3000 })
@@ -311,8 +346,14 @@ describe('activating each scenario', () => {
     expect(await emu.withScope('sm-1').states()).toEqual([
       { scope: 'sm-1', name: 'maintenance', state: 'recovering' },
     ])
-    // The second call is held 2 s: a 500 ms client gives up on it.
-    expect(await call(live.url, path, headers('sm-1'), 500)).toBe('TIMEOUT')
+    // The second call is held 2 s: the client gives up on it first.
+    const { timers, asked } = handTimers()
+    live.app.faults.actions.timers = timers
+    const held = asked()
+    expect(await call(live.url, path, headers('sm-1'), held)).toBe('GIVEN_UP')
+    const { ms, fire } = await held
+    expect(ms).toBe(2000)
+    fire()
     expect(await call(live.url, path, headers('sm-1'))).toBe(1)
     expect((await emu.withScope('sm-1').states())[0]?.state).toBe('up')
     // The other scope's machine has not moved.

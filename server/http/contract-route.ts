@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart'
 import { IDEMPOTENCY_HEADER } from '@shared/constants'
-import type { DataOf, Endpoint } from '@shared/contract/endpoint'
-import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
+import type { BytesEndpoint, DataOf, Endpoint } from '@shared/contract/endpoint'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import type { z } from 'zod'
 import { commitGrouped } from '../db/group-commit'
 import type { AuthedPlayer } from '../plugins/emulator-plugin'
@@ -139,4 +139,35 @@ function addRoute<E extends Endpoint>(
 function atomicAnswer<T>(data: T | Promise<T>) {
   if (data instanceof Promise) throw new TypeError('an atomic handler must be synchronous')
   return ok(data)
+}
+
+export interface BytesHandlerInput<E extends BytesEndpoint> {
+  readonly params: Parsed<E['params']>
+  readonly query: Parsed<E['query']>
+  readonly request: FastifyRequest
+  readonly reply: FastifyReply
+}
+
+/**
+ * Registers a route that answers bytes (an image) from its contract object: the path parameters
+ * and the query validate against the contract's schemas before the handler runs, and the handler
+ * sends the answer itself. A refusal it throws is answered in the envelope, as on every route.
+ */
+export function bytesRoute<E extends BytesEndpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: (input: BytesHandlerInput<E>) => Promise<FastifyReply>,
+  extras: Pick<RouteExtras, 'rateLimit'> = {},
+): void {
+  const schema: Record<string, z.ZodType> = {}
+  if (endpoint.params) schema.params = endpoint.params
+  if (endpoint.query) schema.querystring = endpoint.query
+  app.route({
+    method: endpoint.method,
+    url: endpoint.path,
+    schema,
+    ...(extras.rateLimit ? { config: { rateLimit: extras.rateLimit } } : {}),
+    handler: (request, reply) =>
+      handler({ params: request.params, query: request.query, request, reply } as BytesHandlerInput<E>),
+  })
 }

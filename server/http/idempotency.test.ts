@@ -24,6 +24,8 @@ let app: FastifyInstance
 let runs: number
 let gate: Promise<void>
 let open: () => void
+/** Called when a held handler starts its work. */
+let started: () => void = () => {}
 
 function node(db: Db) {
   return new IdempotencyStore(db, clock, { retentionMs: 60_000, sweepMs: 0, waitMs: 5_000, pollMs: 5 })
@@ -49,6 +51,7 @@ beforeEach(async () => {
       const player = Number(request.headers['x-player'] ?? 1)
       return store.run({ playerId: player, key, endpointId: 'pay', body }, reply, async () => {
         runs++
+        started()
         await gate
         if (body.fail === 'refuse') throw new ApiError(CODE.failed, '余额不足')
         if (body.fail === 'crash') throw new Error('bug')
@@ -102,9 +105,10 @@ describe('IdempotencyStore', () => {
 
   it('a replay arriving at another process while the first runs waits and gets the same answer', async () => {
     gate = new Promise((resolve) => (open = resolve))
+    const claimed = new Promise<void>((resolve) => (started = resolve))
     const first = call(0, 'k1', { amount: 5 })
-    // Let the first claim the key before the replays arrive.
-    while (runs === 0) await new Promise((r) => setTimeout(r, 1))
+    // Let the first claim the key (its handler is running) before the replays arrive.
+    await claimed
     const replays = [call(1, 'k1', { amount: 5 }), call(0, 'k1', { amount: 5 }), call(1, 'k1', { amount: 5 })]
     open()
     const answers = await Promise.all([first, ...replays])

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
-import { ENDPOINTS } from '@shared/contract/registry'
+import { BYTES_ENDPOINTS, ENDPOINTS } from '@shared/contract/registry'
+import { STREAM_ENDPOINTS } from '@shared/contract/stream'
 import { CODE } from '@shared/envelope'
 import { SERVER_MSG } from '@shared/messages'
 import type { FastifyInstance } from 'fastify'
@@ -23,7 +24,7 @@ export async function apiDocs(
 ): Promise<void> {
   await app.register(fastifySwagger, {
     mode: 'static',
-    specification: { document: buildOpenApi(ENDPOINTS, '1.0.0') as never },
+    specification: { document: buildOpenApi(ENDPOINTS, '1.0.0', BYTES_ENDPOINTS, STREAM_ENDPOINTS) as never },
   })
   await app.register(fastifySwaggerUi, { routePrefix: '/api-docs', staticCSP: true })
 

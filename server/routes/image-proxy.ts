@@ -1,8 +1,8 @@
-import { IMAGE_PROXY_PATH } from '@shared/contract/content'
+import { imageProxy } from '@shared/contract/content'
 import { CODE } from '@shared/envelope'
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
 import type { Config } from '../config'
+import { bytesRoute } from '../http/contract-route'
 import { failure } from '../http/envelope'
 import { isPublicAddress } from '../image-proxy/address-policy'
 import {
@@ -20,12 +20,6 @@ const CODE_OF_STATUS: Record<number, number> = {
   413: CODE.payloadTooLarge,
   415: CODE.invalidInput,
 }
-
-const querySchema = z.strictObject({
-  url: z.string().min(1).max(2048),
-  /** html2canvas sends `blob` (answer the bytes) or `text` (answer a data URL as text). */
-  responseType: z.enum(['blob', 'text', 'arraybuffer']).optional(),
-})
 
 export interface ImageProxyOptions {
   readonly config: Config
@@ -54,14 +48,11 @@ export async function imageProxyRoutes(app: FastifyInstance, opts: ImageProxyOpt
     ...opts.overrides,
   }
 
-  app.get(
-    IMAGE_PROXY_PATH,
-    {
-      schema: { querystring: querySchema },
-      config: { rateLimit: { max: config.RATE_LIMIT_IMAGE_PROXY, timeWindow: MINUTE } },
-    },
-    async (request, reply) => {
-      const { url, responseType } = request.query as z.output<typeof querySchema>
+  bytesRoute(
+    app,
+    imageProxy,
+    async ({ query, request, reply }) => {
+      const { url, responseType } = query
       try {
         const image = await fetchImage(url, policy)
         reply
@@ -79,5 +70,6 @@ export async function imageProxyRoutes(app: FastifyInstance, opts: ImageProxyOpt
         return reply.code(err.status).send(failure(CODE_OF_STATUS[err.status] ?? CODE.failed, err.message))
       }
     },
+    { rateLimit: { max: config.RATE_LIMIT_IMAGE_PROXY, timeWindow: MINUTE } },
   )
 }

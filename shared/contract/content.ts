@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineEndpoint } from './endpoint'
+import { defineBytesEndpoint, defineEndpoint } from './endpoint'
 import { idParam, moneyString, paged, pageParams, timestamp } from './fields'
 
 /**
@@ -8,13 +8,70 @@ import { idParam, moneyString, paged, pageParams, timestamp } from './fields'
  * allow-list (no script, no event handlers, no javascript: URLs), so the client may render it.
  */
 
-/** The screenshot helper's image proxy (html2canvas `proxy` option). Not an envelope endpoint:
- * GET ?url=…&responseType=blob|text answers 200 with the image bytes (blob) or a data URL as
- * text/plain (text); a refusal answers 4xx/5xx with an envelope. */
-export const IMAGE_PROXY_PATH = '/api/image-proxy'
+/** The screenshot helper's image proxy (html2canvas `proxy` option). */
+export const imageProxy = defineBytesEndpoint({
+  id: 'imageProxy',
+  method: 'GET',
+  path: '/api/image-proxy',
+  summary: 'An image from an allow-listed host, for the screenshot helper (html2canvas proxy)',
+  tag: 'content',
+  source: 'ours',
+  fields: 'ours',
+  auth: false,
+  query: z.strictObject({
+    url: z.string().min(1).max(2048),
+    /** html2canvas sends `blob` (answer the bytes) or `text` (answer a data URL as text). */
+    responseType: z.enum(['blob', 'text', 'arraybuffer']).optional(),
+  }),
+  answer: {
+    // The raster types the proxy passes on (server/image-proxy/image-type.ts); never SVG.
+    types: [
+      'image/png',
+      'image/jpeg',
+      'image/gif',
+      'image/webp',
+      'image/avif',
+      'image/bmp',
+      'image/x-icon',
+      'text/plain',
+    ],
+    description:
+      'The image bytes with their type (responseType blob or arraybuffer, or none), or a data URL of them as text/plain (responseType text).',
+  },
+  refusals: {
+    '403': 'A scheme, host or address the proxy may not fetch from (code 0).',
+    '413': 'The image is larger than IMAGE_PROXY_MAX_BYTES (code 41300).',
+    '415': 'What came back is not a raster image (code 40000).',
+    '429': 'Too many calls from this client address (code 42900).',
+    '502': 'The image could not be fetched, or too many redirects (code 0).',
+    '504': 'Fetching the image took longer than IMAGE_PROXY_TIMEOUT_MS (code 0).',
+  },
+})
+export const IMAGE_PROXY_PATH = imageProxy.path
 
-/** Activity covers and images are served under this path (same origin, so screenshots work). */
+/** Activity covers and images, served under /api (same origin, so screenshots work). */
+export const contentImage = defineBytesEndpoint({
+  id: 'contentImage',
+  method: 'GET',
+  path: '/api/content/images/:file',
+  summary: 'An image of the content pages (an activity cover or picture), by file name',
+  tag: 'content',
+  source: 'ours',
+  fields: 'ours',
+  auth: false,
+  params: z.strictObject({ file: z.string().max(100) }),
+  answer: {
+    // The fixtures' image files (server/emulator/content/content-fixtures.ts).
+    types: ['image/svg+xml', 'image/png', 'image/jpeg', 'image/webp'],
+    description: 'The image bytes with their type.',
+  },
+  refusals: { '404': 'No image of that name (code 40400).' },
+})
+/** Where the content images are: `${CONTENT_IMAGES_PATH}/<file>`. */
 export const CONTENT_IMAGES_PATH = '/api/content/images'
+
+/** The /api endpoints of this area that answer bytes rather than the envelope. */
+export const CONTENT_BYTES_ENDPOINTS = [imageProxy, contentImage] as const
 
 const rateFields = {
   rate_bp: z.number().int(),

@@ -54,3 +54,30 @@ export const defineEndpoint = <const E extends Endpoint>(endpoint: E): E => endp
 export type QueryOf<E extends Endpoint> = E['query'] extends z.ZodType ? z.input<E['query']> : undefined
 export type BodyOf<E extends Endpoint> = E['body'] extends z.ZodType ? z.input<E['body']> : undefined
 export type DataOf<E extends Endpoint> = z.output<E['data']>
+
+/**
+ * An /api endpoint whose success is bytes, not the envelope: the image proxy and the content
+ * images. A success answers 200 with one of `answer.types`; a refusal is still the envelope with
+ * its HTTP status. Neither needs a session nor reads a body, and the upstream serves neither, so
+ * the envelope endpoints' walks (the fuzz test, docs/upstream.md, the upstream check) leave them
+ * out; the route list and OpenAPI take them from `BYTES_ENDPOINTS` (./registry.ts).
+ */
+export interface BytesEndpoint {
+  readonly id: string
+  readonly method: 'GET'
+  /** Full path, under /api; a `:name` segment is a path parameter described by `params`. */
+  readonly path: `/api/${string}`
+  readonly summary: string
+  readonly tag: string
+  readonly source: 'ours'
+  readonly fields: 'ours'
+  readonly auth: false
+  readonly params?: z.ZodObject
+  readonly query?: z.ZodObject
+  /** What a success answers: the media types it may carry, and in words what the bytes are. */
+  readonly answer: { readonly types: readonly string[]; readonly description: string }
+  /** The refusals it gives besides bad input (400), by HTTP status: when, and the envelope's code. */
+  readonly refusals: Readonly<Record<string, string>>
+}
+
+export const defineBytesEndpoint = <const E extends BytesEndpoint>(endpoint: E): E => endpoint

@@ -11,8 +11,8 @@ import {
   userInfo,
 } from './account'
 import { AGENT_ENDPOINTS } from './agent'
-import { CONTENT_ENDPOINTS } from './content'
-import type { Endpoint } from './endpoint'
+import { CONTENT_BYTES_ENDPOINTS, CONTENT_ENDPOINTS } from './content'
+import type { BytesEndpoint, Endpoint } from './endpoint'
 import { GAME_ENDPOINTS } from './games'
 import { PROTECTION_ENDPOINTS } from './protection'
 import { WALLET_ENDPOINTS } from './wallet'
@@ -35,3 +35,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...CONTENT_ENDPOINTS,
   ...PROTECTION_ENDPOINTS,
 ]
+
+/** The /api endpoints that answer bytes, not the envelope (see BytesEndpoint), for OpenAPI and the route check. */
+export const BYTES_ENDPOINTS: readonly BytesEndpoint[] = [...CONTENT_BYTES_ENDPOINTS]

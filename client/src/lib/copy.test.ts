@@ -2,6 +2,7 @@
 
 import { TOAST_DURATION_MS } from '@shared/constants'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { untilShown } from '../test-support/until'
 import { copyText, copyWithTextarea, type ToastRequest } from './copy'
 import { clearToast } from './toast'
 
@@ -78,21 +79,21 @@ describe('copyText', () => {
   })
 })
 
-// The first toast mounts antd-mobile's portal, which can take over a second on a busy machine.
-const TOAST_WAIT = { timeout: 10_000 }
+// The first toast mounts antd-mobile's portal, which can take over a second on a busy machine:
+// the tests wait for the text to appear, with no deadline of their own.
 
 describe("copyText with the app's toast", () => {
   afterEach(() => clearToast())
 
   it('shows 复制成功 through antd-mobile', async () => {
     await copyText('abc', { clipboard: { writeText: async () => {} } })
-    await vi.waitFor(() => expect(document.body.textContent).toContain('复制成功'), TOAST_WAIT)
+    await untilShown('复制成功')
   })
 
   it('shows 复制失败 through antd-mobile', async () => {
     commandResult = false
     await copyText('abc', { clipboard: undefined })
-    await vi.waitFor(() => expect(document.body.textContent).toContain('复制失败'), TOAST_WAIT)
+    await untilShown('复制失败')
   })
 })
 

@@ -9,7 +9,9 @@ import type { FaultRuleInput } from '@shared/emu-control'
 import { MSG } from '@shared/messages'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { handTimers } from '../test-support/hand-timers'
 import { happyDom } from '../test-support/happy-dom'
+import { untilGone, untilShown } from '../test-support/until'
 import { connectivity } from './connectivity'
 import { classifyFailure } from './endpoint-status'
 import {
@@ -18,7 +20,9 @@ import {
   callApiEarly,
   callRoute,
   newIdempotencyKey,
+  RETRY_AFTER_503_MS,
   setApiOrigin,
+  setHttpTimers,
   showsLoadingToast,
 } from './http'
 import { setNavigator } from './navigation'
@@ -39,16 +43,28 @@ beforeAll(async () => {
   happyDom().setURL(`${origin}/home`)
   setApiOrigin('')
   setNavigator((to) => navigations.push(to))
+  // The server's first login (password hashing, the route's first run) is the slowest call: made
+  // here, under the hook's longer limit, not in the first test.
+  await server.login()
 })
 
 afterAll(async () => {
+  setHttpTimers(null)
   setNavigator(null)
   await server.close()
 })
 
+/**
+ * The client's timers (request time-out, loading-toast delay, pause before a retry), fired by the
+ * test: none goes off unless a test fires it, so a call to the server takes as long as it takes.
+ */
+let timers = handTimers()
+
 beforeEach(() => {
   localStorage.clear()
   navigations.length = 0
+  timers = handTimers()
+  setHttpTimers(timers.timers)
 })
 
 afterEach(async () => {
@@ -56,6 +72,16 @@ afterEach(async () => {
   const cleared = await server.app.inject({ method: 'DELETE', url: '/__emu/faults?scope=*' })
   expect(cleared.statusCode).toBe(200)
 })
+
+/** Resolves when the server's fault layer next fires a rule (it holds a hung call from then on). */
+function nextFiring(): Promise<void> {
+  return new Promise((resolve) => {
+    const off = server.app.faults.onFiring(() => {
+      off()
+      resolve()
+    })
+  })
+}
 
 async function addFault(rule: FaultRuleInput): Promise<void> {
   const res = await server.app.inject({ method: 'POST', url: '/__emu/faults', payload: rule })
@@ -68,23 +94,25 @@ async function signIn() {
   return data
 }
 
-/** Texts the page showed while `run` ran, so a toast that came and went is still seen. */
+/** The toasts asked for while `run` ran, so one that came and went is still seen. */
 async function shownDuring<T>(
   run: () => Promise<T>,
 ): Promise<{ texts: string; result: PromiseSettledResult<T> }> {
-  const seen: string[] = []
-  const observer = new MutationObserver(() => seen.push(document.body.textContent ?? ''))
-  observer.observe(document.body, { childList: true, subtree: true, characterData: true })
-  const [result] = await Promise.allSettled([run()])
-  await new Promise((resolve) => setTimeout(resolve, 50))
-  observer.disconnect()
-  seen.push(document.body.textContent ?? '')
-  return { texts: seen.join('\n'), result: result as PromiseSettledResult<T> }
+  const shown = vi.spyOn(toast, 'showToast')
+  try {
+    const [result] = await Promise.allSettled([run()])
+    return {
+      texts: shown.mock.calls.map(([text]) => text).join('\n'),
+      result: result as PromiseSettledResult<T>,
+    }
+  } finally {
+    shown.mockRestore()
+  }
 }
 
+/** The toast shows (antd-mobile's first render can be slow on a busy machine: no deadline). */
 async function expectToast(text: string) {
-  // Patient: on a loaded machine the first toast (antd-mobile's render) can take over a second.
-  await vi.waitFor(() => expect(document.body.textContent).toContain(text), { timeout: 5_000 })
+  await untilShown(text)
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
@@ -209,24 +237,19 @@ describe('callApi against the emulator', () => {
   })
 
   it('gives up after 10 s with the timeout message', async () => {
-    await addFault({ match: { path: '/api/api2/announcement' }, action: { type: 'hang' } })
+    const rule = { match: { path: '/api/api2/announcement' }, action: { type: 'hang' } } as const
+    await addFault(rule)
     const { announcement } = await import('@shared/contract/account')
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-    let err: ApiError
-    try {
-      const pending = rejection(callApi(announcement))
-      await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1)
-      let settled = false
-      void pending.finally(() => {
-        settled = true
-      })
-      await vi.advanceTimersByTimeAsync(0)
-      expect(settled).toBe(false)
-      await vi.advanceTimersByTimeAsync(1)
-      err = await pending
-    } finally {
-      vi.useRealTimers()
-    }
+    let settled = false
+    const pending = rejection(callApi(announcement)).finally(() => {
+      settled = true
+    })
+    const timeout = await timers.asked(REQUEST_TIMEOUT_MS)
+    // The server holds the call: an answer to a second one comes back while it still waits.
+    await fetch('/__emu/faults?scope=*')
+    expect(settled).toBe(false)
+    timeout.fire()
+    const err = await pending
     expect(err.kind).toBe('timeout')
     await expectToast(MSG.timeout)
   })
@@ -247,29 +270,33 @@ describe('callApi against the emulator', () => {
     await addFault({ match: { path: '/api/users/info' }, action: { type: 'hang' } })
     await addFault({ match: { path: '/api/api/getBalance' }, action: { type: 'hang' } })
     const held = vi.spyOn(toast, 'holdLoadingToast')
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const slow = new AbortController()
     const balance = new AbortController()
     try {
+      const slowHeld = nextFiring()
       const slowCall = callApi(userInfo, { query }, { signal: slow.signal }).catch(() => undefined)
-      await vi.advanceTimersByTimeAsync(LOADING_TOAST_AFTER_MS - 1)
+      const loading = await timers.asked(LOADING_TOAST_AFTER_MS)
       expect(held).not.toHaveBeenCalled()
-      await vi.advanceTimersByTimeAsync(1)
+      loading.fire()
       expect(held).toHaveBeenCalledTimes(1)
       await expectToast(MSG.loading)
+      await slowHeld
       slow.abort()
       await slowCall
-      await vi.waitFor(() => expect(document.body.textContent).not.toContain(MSG.loading))
+      await untilGone(MSG.loading)
 
+      const balanceHeld = nextFiring()
       const balanceCall = callApi(getBalance, { query }, { signal: balance.signal }).catch(() => undefined)
-      await vi.advanceTimersByTimeAsync(LOADING_TOAST_AFTER_MS * 2)
+      // Its time-out is set; no loading toast's delay is.
+      await timers.asked(REQUEST_TIMEOUT_MS)
+      await balanceHeld
+      expect([...timers.pending].map((t) => t.ms)).toEqual([REQUEST_TIMEOUT_MS])
       expect(held).toHaveBeenCalledTimes(1)
       balance.abort()
       await balanceCall
     } finally {
       slow.abort()
       balance.abort()
-      vi.useRealTimers()
       held.mockRestore()
     }
   })
@@ -417,6 +444,7 @@ describe('a busy server and a lost connection', () => {
   it('asks again once after a 503 on a read, and the player sees nothing when that works', async () => {
     await addFault({ match: { path: '/api/api2/announcement' }, action: busy, times: 1 })
     const { announcement } = await import('@shared/contract/account')
+    void timers.asked(RETRY_AFTER_503_MS).then((pause) => pause.fire())
     const call = await shownDuring(() => callApi(announcement))
     expect(call.result.status).toBe('fulfilled')
     expect(call.texts).not.toContain('服务繁忙')
@@ -425,6 +453,7 @@ describe('a busy server and a lost connection', () => {
   it('tells the player when the second try is busy too', async () => {
     await addFault({ match: { path: '/api/api2/announcement' }, action: busy, times: 2 })
     const { announcement } = await import('@shared/contract/account')
+    void timers.asked(RETRY_AFTER_503_MS).then((pause) => pause.fire())
     const err = await rejection(callApi(announcement))
     expect(err.details.status).toBe(503)
     await expectToast('服务繁忙，请稍后重试')
@@ -443,7 +472,7 @@ describe('a busy server and a lost connection', () => {
     await expectToast(MSG.network)
     expect(connectivity.online).toBe(false)
     clearToast()
-    await vi.waitFor(() => expect(document.body.textContent).not.toContain(MSG.network), { timeout: 5_000 })
+    await untilGone(MSG.network)
     const again = await shownDuring(() => callApi(announcement))
     expect(again.result.status).toBe('rejected')
     expect(again.texts).not.toContain(MSG.network)

@@ -96,6 +96,28 @@ export function newIdempotencyKey(): string {
 
 let origin = ''
 
+/** The timers behind the request time-out, the loading toast's delay and the pause before a retry. */
+export interface HttpTimers {
+  setTimeout(fn: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+const REAL_TIMERS: HttpTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+}
+
+let timers = REAL_TIMERS
+
+/**
+ * For tests that run the app's calls against a real server: timers they fire themselves, so the
+ * 10 s time-out is no real-time limit on a busy machine and the pause before a retry no real wait.
+ * `null` puts the real ones back.
+ */
+export function setHttpTimers(value: HttpTimers | null): void {
+  timers = value ?? REAL_TIMERS
+}
+
 /** For callers outside a page (tools, tests in Node): where `/api` lives. A page leaves it empty. */
 export function setApiOrigin(value: string): void {
   origin = value.replace(/\/$/, '')
@@ -170,12 +192,12 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
       reject(signal.reason)
       return
     }
-    const timer = setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       signal.removeEventListener('abort', onAbort)
       resolve()
     }, ms)
     const onAbort = () => {
-      clearTimeout(timer)
+      timers.clearTimeout(timer)
       reject(signal.reason)
     }
     signal.addEventListener('abort', onAbort, { once: true })
@@ -222,7 +244,7 @@ async function exchange(
 
   const controller = new AbortController()
   let timedOut = false
-  const timer = setTimeout(() => {
+  const timer = timers.setTimeout(() => {
     timedOut = true
     controller.abort()
   }, REQUEST_TIMEOUT_MS)
@@ -231,7 +253,7 @@ async function exchange(
 
   let releaseLoading: (() => void) | undefined
   const loadingTimer = showsLoadingToast(endpoint, input.body)
-    ? setTimeout(() => {
+    ? timers.setTimeout(() => {
         releaseLoading = holdLoadingToast()
       }, LOADING_TOAST_AFTER_MS)
     : undefined
@@ -262,8 +284,8 @@ async function exchange(
     console.error(`${endpoint.method} ${endpoint.path} failed`, err)
     return failNetwork(options.quiet)
   } finally {
-    clearTimeout(timer)
-    clearTimeout(loadingTimer)
+    timers.clearTimeout(timer)
+    if (loadingTimer !== undefined) timers.clearTimeout(loadingTimer)
     options.signal?.removeEventListener('abort', onCallerAbort)
     releaseLoading?.()
   }

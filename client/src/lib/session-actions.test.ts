@@ -3,8 +3,11 @@ import type { AddressInfo } from 'node:net'
 import { createTestApp, DEMO, type TestApp } from '@server/test-support/test-app'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { handTimers as httpHandTimers } from '../test-support/hand-timers'
 import { happyDom } from '../test-support/happy-dom'
+import { until } from '../test-support/until'
 import { connectivity } from './connectivity'
+import { setHttpTimers } from './http'
 import { setNavigator } from './navigation'
 import type { RetryTimers } from './retry-until'
 import { logIn, logOut, refreshBalance, startUp, stopConfirming } from './session-actions'
@@ -20,9 +23,16 @@ beforeAll(async () => {
   const { port } = server.app.server.address() as AddressInfo
   happyDom().setURL(`http://127.0.0.1:${port}/home`)
   setNavigator((to) => navigations.push(to))
+  // The app's 10 s request time-out and its loading-toast delay never go off: a call to the real
+  // server takes as long as it takes on a busy machine.
+  setHttpTimers(httpHandTimers().timers)
+  // The server's first login (password hashing, the route's first run) is the slowest call: made
+  // here, under the hook's longer limit, not in the first test.
+  await server.login()
 })
 
 afterAll(async () => {
+  setHttpTimers(null)
   setNavigator(null)
   await server.close()
 })
@@ -120,7 +130,19 @@ describe('start-up without the network', () => {
     session.syncFromStorage()
     // As after a reload: the balance is not known yet.
     session.setBalance(null)
-    const offline = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'))
+    let fetches = 0
+    let onFetch = () => {}
+    const offline = vi.spyOn(globalThis, 'fetch').mockImplementation(() => {
+      fetches++
+      onFetch()
+      return Promise.reject(new TypeError('Failed to fetch'))
+    })
+    const fetched = (listener: () => void) => {
+      onFetch = listener
+      return () => {
+        onFetch = () => {}
+      }
+    }
     const { timers, pending } = handTimers()
     await startUp({ retry: { timers } })
     // Still logged in, with what was stored: not 未登录, nothing deleted.
@@ -130,13 +152,14 @@ describe('start-up without the network', () => {
     expect(navigations).toEqual([])
     expect(connectivity.online).toBe(false)
     // A retry while still offline changes nothing.
+    const before = fetches
     pending.shift()?.()
-    await vi.waitFor(() => expect(offline.mock.calls.length).toBeGreaterThanOrEqual(2))
+    await until(fetched, () => fetches > before)
     expect(session.get().isLogin).toBe(true)
     // The network is back: the next answer from the server brings the app round by itself.
     offline.mockRestore()
     connectivity.markOnline()
-    await vi.waitFor(() => expect(session.get().balance).toBe('1000.00'))
+    await until(session.subscribe, () => session.get().balance === '1000.00')
     expect(session.get().userInfo?.nickname).not.toBe('stale')
     expect(session.get().isLogin).toBe(true)
   })
@@ -182,7 +205,7 @@ describe('start-up without the network', () => {
     expect(connectivity.online).toBe(false)
     offline.mockRestore()
     connectivity.markOnline()
-    await vi.waitFor(() => expect(session.get().balance).toBe('1000.00'))
+    await until(session.subscribe, () => session.get().balance === '1000.00')
   })
 
   it('still logs out when the server says the session is gone', async () => {

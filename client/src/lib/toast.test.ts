@@ -3,6 +3,7 @@
 import { MSG } from '@shared/messages'
 import Toast from 'antd-mobile/es/components/toast'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { untilGone, untilShown } from '../test-support/until'
 import { clearToast, holdLoadingToast, showToast } from './toast'
 
 afterEach(() => clearToast())
@@ -15,7 +16,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve))
 describe('antd-mobile under React 19', () => {
   it('Toast.show renders its content (the React 19 renderer is registered)', async () => {
     Toast.show({ content: '你好' })
-    await vi.waitFor(() => expect(bodyText()).toContain('你好'))
+    await untilShown('你好')
   })
 })
 
@@ -23,7 +24,7 @@ describe('toast helpers', () => {
   it('keeps the loading toast until every holder releases it', async () => {
     const a = holdLoadingToast()
     const b = holdLoadingToast()
-    await vi.waitFor(() => expect(bodyText()).toContain(MSG.loading))
+    await untilShown(MSG.loading)
     const cleared = vi.spyOn(Toast, 'clear')
     a()
     a()
@@ -31,7 +32,7 @@ describe('toast helpers', () => {
     expect(cleared).not.toHaveBeenCalled()
     cleared.mockRestore()
     b()
-    await vi.waitFor(() => expect(bodyText()).not.toContain(MSG.loading))
+    await untilGone(MSG.loading)
   })
 
   it('never closes a message that replaced the loading toast', async () => {
@@ -39,7 +40,7 @@ describe('toast helpers', () => {
     const release = holdLoadingToast()
     showToast(MSG.network)
     release()
-    await vi.waitFor(() => expect(bodyText()).toContain(MSG.network))
+    await untilShown(MSG.network)
     await settle()
     expect(cleared).not.toHaveBeenCalled()
     cleared.mockRestore()

@@ -1,10 +1,16 @@
 // @vitest-environment happy-dom
-import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
+import { act, cleanup, renderHook } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { deferred } from '../test-support/deferred'
 import { PAGE_SIZE, type Paged, type PageParams, usePagedList } from './use-paged-list'
 
 afterEach(cleanup)
+
+/**
+ * The fetchers answer with settled promises: one turn of the event loop inside act() lets every
+ * answer arrive and React render it, with no polling and no deadline.
+ */
+const answered = () => act(() => new Promise<void>((resolve) => setImmediate(resolve)))
 
 type Row = { id: number }
 const byId = (row: Row) => row.id
@@ -20,7 +26,8 @@ describe('usePagedList', () => {
     const { result } = renderHook(() =>
       usePagedList<Paged<Row>>({}, async ({ page: n }) => pages[n] ?? page([], false), byId),
     )
-    await waitFor(() => expect(result.current.loaded).toBe(true))
+    await answered()
+    expect(result.current.loaded).toBe(true)
     expect(result.current.items.map((r) => r.id)).toEqual([3, 2])
     expect(result.current.hasMore).toBe(true)
     await act(() => result.current.loadMore())
@@ -40,7 +47,8 @@ describe('usePagedList', () => {
       { initialProps: { type: 'old' } },
     )
     rerender({ type: 'new' })
-    await waitFor(() => expect(result.current.items.map((r) => r.id)).toEqual([10]))
+    await answered()
+    expect(result.current.items.map((r) => r.id)).toEqual([10])
     await act(async () => slow.resolve(page([666], false)))
     expect(result.current.items.map((r) => r.id)).toEqual([10])
   })
@@ -57,7 +65,8 @@ describe('usePagedList', () => {
         byId,
       ),
     )
-    await waitFor(() => expect(result.current.failed).toBe(true))
+    await answered()
+    expect(result.current.failed).toBe(true)
     fail = false
     await act(() => result.current.refresh())
     expect(result.current.failed).toBe(false)
@@ -75,7 +84,8 @@ describe('usePagedList', () => {
         byId,
       ),
     )
-    await waitFor(() => expect(result.current.loaded).toBe(true))
+    await answered()
+    expect(result.current.loaded).toBe(true)
     await expect(result.current.loadMore()).rejects.toThrow('offline')
     expect(result.current.items).toEqual([{ id: 1 }])
   })
@@ -93,7 +103,8 @@ describe('usePagedList', () => {
       return { list, total: rows.length, has_more: from + list.length < rows.length }
     }
     const { result } = renderHook(() => usePagedList<Paged<Row>>({}, server, byId))
-    await waitFor(() => expect(result.current.loaded).toBe(true))
+    await answered()
+    expect(result.current.loaded).toBe(true)
     while (result.current.hasMore) await act(() => result.current.loadMore())
     expect(result.current.items).toHaveLength(150)
     expect(result.current.items.map(byId)).toEqual(rows.map(byId))
@@ -110,7 +121,8 @@ describe('usePagedList', () => {
         byId,
       ),
     )
-    await waitFor(() => expect(result.current.loaded).toBe(true))
+    await answered()
+    expect(result.current.loaded).toBe(true)
     await act(() => result.current.loadMore())
     expect(result.current.pages.map((p) => p.summary)).toEqual(['page 1', 'page 2'])
   })

@@ -1,12 +1,12 @@
 import type { Config } from '@server/config'
 import { notFound } from '@server/http/api-error'
-import { contractRoute } from '@server/http/contract-route'
+import { bytesRoute, contractRoute } from '@server/http/contract-route'
 import { announcement } from '@shared/contract/account'
 import {
   activityDetail,
   activityImages,
   activityList,
-  CONTENT_IMAGES_PATH,
+  contentImage,
   networkHelp,
   newbieGuide,
   ping,
@@ -16,7 +16,6 @@ import {
   thirdPartyPages,
 } from '@shared/contract/content'
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
 import type { EmuClock } from '../clock'
 import type { ContentService } from './content-service'
 
@@ -59,18 +58,13 @@ export async function contentRoutes(
     .filter((p) => allowed.has(p.origin))
   contractRoute(app, thirdPartyPages, () => ({ list: thirdParty }))
 
-  app.get(
-    `${CONTENT_IMAGES_PATH}/:file`,
-    { schema: { params: z.strictObject({ file: z.string().max(100) }) } },
-    async (request, reply) => {
-      const { file } = request.params as { file: string }
-      const image = content.images.get(file)
-      if (!image) throw notFound('图片不存在')
-      return reply
-        .header('content-type', image.contentType)
-        .header('content-security-policy', IMAGE_CSP)
-        .header('cache-control', 'public, max-age=3600')
-        .send(image.body)
-    },
-  )
+  bytesRoute(app, contentImage, async ({ params: { file }, reply }) => {
+    const image = content.images.get(file)
+    if (!image) throw notFound('图片不存在')
+    return reply
+      .header('content-type', image.contentType)
+      .header('content-security-policy', IMAGE_CSP)
+      .header('cache-control', 'public, max-age=3600')
+      .send(image.body)
+  })
 }

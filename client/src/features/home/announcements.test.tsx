@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { untilShown } from '../../test-support/until'
 
 const answer = {
   list: [{ id: 1, title: '维护通知', content: '周二例行维护', pinned: true, published_at: 1 }],
@@ -33,7 +34,8 @@ describe('takeAnnouncements', () => {
     const { takeAnnouncements, Announcements } = await load()
     takeAnnouncements('/home')
     render(<Announcements />)
-    expect(await screen.findByText('维护通知：周二例行维护')).toBeTruthy()
+    await untilShown('维护通知：周二例行维护')
+    expect(screen.getByText('维护通知：周二例行维护')).toBeTruthy()
     expect(calls).toEqual([{ quiet: false }])
   })
 
@@ -42,7 +44,7 @@ describe('takeAnnouncements', () => {
     takeAnnouncements('/mine')
     expect(calls).toEqual([{ quiet: true }])
     // The answer is in (a macrotask runs after every pending promise callback).
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    await new Promise((resolve) => setImmediate(resolve))
     render(<Announcements />)
     // At once, before the home page's own request (SWR asks again) has been answered.
     expect(screen.getByText('维护通知：周二例行维护')).toBeTruthy()
