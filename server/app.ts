@@ -192,6 +192,7 @@ export async function buildApp(
         now: () => clock.now(),
         heartbeatMs: config.STREAM_HEARTBEAT_MS,
         onRecheck: (recheck) => clock.onChange(recheck),
+        metrics,
       })
     })
   } else if (config.UPSTREAM_URL) {

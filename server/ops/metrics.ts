@@ -87,6 +87,26 @@ export class Metrics {
     registers: [this.registry],
   })
 
+  readonly streamStarts = new Counter({
+    name: 'stream_starts_total',
+    help: 'Push channel streams opened, by how they began: replay (the missed events), snapshot_new, snapshot_gap',
+    labelNames: ['start'] as const,
+    registers: [this.registry],
+  })
+
+  readonly streamEvents = new Counter({
+    name: 'stream_events_sent_total',
+    help: 'Events written to push channel streams, by event type',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  })
+
+  readonly streamSlowClosed = new Counter({
+    name: 'stream_slow_readers_closed_total',
+    help: 'Push channel streams closed because their reader fell over 1 MiB behind',
+    registers: [this.registry],
+  })
+
   readonly ready = new Gauge({
     name: 'server_ready',
     help: '1 while /readyz answers ready, 0 otherwise (draining included)',

@@ -5,6 +5,7 @@ import { openStream, type TestStream } from '@server/test-support/stream-client'
 import { CODE } from '@shared/envelope'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import { Metrics } from '../ops/metrics'
 import { EVERYONE, MemoryEventHub, player } from './event-hub'
 import { type SessionState, type StreamTimers, streamRoutes } from './stream-routes'
 
@@ -37,6 +38,7 @@ afterEach(async () => {
 })
 
 async function setUp() {
+  const metrics = new Metrics({ defaultMetrics: false })
   const hub = new MemoryEventHub(100, 0)
   const timers = new FakeTimers()
   const sessions = new Map<string, { playerId: number; state: SessionState }>([
@@ -60,6 +62,7 @@ async function setUp() {
     onRecheck: (fn) => {
       recheck = fn
     },
+    metrics,
   })
   app.decorateRequest('player', null)
   apps.push(app)
@@ -69,7 +72,7 @@ async function setUp() {
     streams.push(s)
     return s
   }
-  return { hub, timers, sessions, open, base, recheck: () => recheck() }
+  return { hub, timers, sessions, open, base, metrics, recheck: () => recheck() }
 }
 
 describe('the stream route', () => {
@@ -141,5 +144,28 @@ describe('the stream route', () => {
     const app = apps.pop()
     await app?.close()
     await s.ended
+  })
+})
+
+describe('the stream metrics', () => {
+  it('count streams open, how each began, and the events sent by type', async () => {
+    const { hub, open, metrics } = await setUp()
+    const a = await open('t7')
+    const first = await a.next((e) => e.event === 'snapshot')
+    hub.publish(
+      { type: 'announcement', data: { id: 1, title: 'x', content: 'y', pinned: false, published_at: 1 } },
+      EVERYONE,
+    )
+    await a.next((e) => e.event === 'announcement')
+    const b = await open('t8', first.id ?? undefined)
+    await b.next((e) => e.event === 'announcement')
+    await open('t8', 'from-another-run')
+    const text = await metrics.text()
+    expect(text).toContain('stream_connections 3')
+    expect(text).toContain('stream_starts_total{start="snapshot_new"} 1')
+    expect(text).toContain('stream_starts_total{start="replay"} 1')
+    expect(text).toContain('stream_starts_total{start="snapshot_gap"} 1')
+    expect(text).toContain('stream_events_sent_total{type="announcement"} 2')
+    expect(text).toContain('stream_events_sent_total{type="snapshot"} 2')
   })
 })

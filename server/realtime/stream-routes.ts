@@ -1,6 +1,7 @@
 import sse from '@fastify/sse'
 import { LAST_EVENT_ID_HEADER, type StreamEvent, stream } from '@shared/contract/stream'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { Metrics } from '../ops/metrics'
 import { type EventHub, type HubEvent, isFor } from './event-hub'
 
 /** What became of the session a stream was opened with. */
@@ -36,6 +37,8 @@ export interface StreamRouteOptions {
   /** Called with a function that checks every open stream's session again (a move of the clock). */
   readonly onRecheck?: (recheck: () => void) => void
   readonly timers?: StreamTimers
+  /** Where streams opened, events sent and slow readers closed are counted (null: not kept). */
+  readonly metrics?: Metrics | null
 }
 
 interface OpenStream {
@@ -53,6 +56,8 @@ interface OpenStream {
 export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, opts) => {
   const timers = opts.timers ?? realTimers
   const open = new Set<OpenStream>()
+  const metrics = opts.metrics ?? null
+  metrics?.gauge('stream_connections', 'Push channel streams open in this process', () => open.size)
   await app.register(sse, { heartbeatInterval: 0 })
   opts.onRecheck?.(() => {
     for (const s of open) s.recheck()
@@ -83,9 +88,11 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       const write = (e: { id: string; event: StreamEvent }) => {
         if (ended) return
         if (reply.raw.writableLength > MAX_BUFFERED_BYTES) {
+          metrics?.streamSlowClosed.inc()
           close()
           return
         }
+        metrics?.streamEvents.inc({ type: e.event.type })
         void reply.sse.send({ id: e.id, event: e.event.type, data: e.event.data }).catch(() => close())
       }
       const endSession = (): boolean => {
@@ -107,7 +114,10 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       const beat = () => {
         heartbeat = null
         if (ended || endSession()) return
-        if (reply.raw.writableLength > MAX_BUFFERED_BYTES) return close()
+        if (reply.raw.writableLength > MAX_BUFFERED_BYTES) {
+          metrics?.streamSlowClosed.inc()
+          return close()
+        }
         reply.raw.write(': heartbeat\n\n')
         heartbeat = timers.setTimeout(beat, opts.heartbeatMs)
       }
@@ -124,6 +134,9 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       // Replay and subscription in one synchronous turn: nothing published can fall between them.
       const lastId = headerOf(request, LAST_EVENT_ID_HEADER)
       const missed = lastId ? opts.hub.since(lastId) : null
+      metrics?.streamStarts.inc({
+        start: missed !== null ? 'replay' : lastId ? 'snapshot_gap' : 'snapshot_new',
+      })
       if (missed === null)
         write({
           id: opts.hub.lastId(),
