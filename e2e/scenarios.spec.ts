@@ -181,7 +181,7 @@ test.describe('network shapes as Chromium sees them', () => {
     await openLoggedIn(page, '/home')
     await expect(page.getByTestId('balance').first()).toContainText('1000.00')
     await waitForQuietNetwork(page)
-    const perLoad = await count()
+    const before = await count()
     await addFault(scope, {
       match: { path: balanceCall },
       action: { type: 'reset', after: 'head' },
@@ -197,8 +197,9 @@ test.describe('network shapes as Chromium sees them', () => {
     await expect(toast(page, MSG.network)).toBeVisible()
     await waitForQuietNetwork(page)
     // The server saw exactly the calls the page made: Chromium did not send the broken one again.
-    expect(sentByPage).toBeGreaterThanOrEqual(perLoad)
-    expect(await count()).toBe(perLoad + sentByPage)
+    // (How many a load makes varies: the push channel's snapshot asks for the balance once more.)
+    expect(sentByPage).toBeGreaterThanOrEqual(1)
+    expect(await count()).toBe(before + sentByPage)
     expect(await count(true)).toBe(1)
   })
 

@@ -1,8 +1,9 @@
 import { paths } from '@client/config/paths'
 import { announcementRoute } from '@shared/contract/first-screen'
 import { startExclusion } from '@shared/contract/protection'
+import { exchange } from '@shared/contract/wallet'
 import { api } from './support/api'
-import { countCalls, DEMO, login, registerPlayer } from './support/emu'
+import { countCalls, DEMO, login, registerPlayer, topUp } from './support/emu'
 import { expect, openLoggedIn, test, toast, waitForQuietNetwork } from './support/test'
 
 test.describe('the announcements call', () => {
@@ -20,6 +21,38 @@ test.describe('the announcements call', () => {
 })
 
 test.describe('links and dead ends', () => {
+  test('the announcements line opens the list, where each announcement is read whole', async ({ page }) => {
+    await openLoggedIn(page, paths.home)
+    await page.locator('.home-page__notice-link').click()
+    await expect(page).toHaveURL(/\/announcements$/)
+    await expect(page.getByRole('heading', { name: '公告', level: 1 })).toBeVisible()
+    const items = page.locator('.announcements__item')
+    await expect(items).toHaveCount(3)
+    // The first is open; another opens with a tap on its title.
+    await expect(items.first().locator('.announcements__content')).toBeVisible()
+    const maintenance = items.filter({ hasText: '系统维护通知' })
+    await expect(maintenance.locator('.announcements__content')).toBeHidden()
+    await maintenance.locator('summary').click()
+    await expect(maintenance.locator('.announcements__content')).toHaveText(/每周二 04:00–04:30 例行维护/)
+  })
+
+  test('首页 and 我的 show the TRX balance beside USDT, and it follows an exchange without a reload', async ({
+    page,
+    scope,
+  }) => {
+    const player = await registerPlayer()
+    await topUp(player, '100', scope)
+    const session = await login(player.phone, player.password)
+    await openLoggedIn(page, paths.home, player)
+    const trx = page.getByTestId('trx-balance')
+    await expect(trx).toHaveText('0.00TRX')
+    await expect(page.locator('html')).toHaveAttribute('data-stream', 'live')
+    await api(exchange, { token: session.token, body: { from: 'USDT', to: 'TRX', amount: '10' } })
+    await expect(trx).toHaveText('62.50TRX')
+    await page.goto(paths.mine)
+    await expect(page.getByTestId('trx-balance')).toHaveText('62.50TRX')
+  })
+
   test('a transfer-bet receiving address is copied whole and shown as a QR code', async ({
     page,
     context,

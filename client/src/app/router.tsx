@@ -168,6 +168,9 @@ const standalone: RouteObject[] = [
   page(paths.activityDetail, { title: '活动详情', back: paths.activity }, () =>
     import('../features/content/activity-detail-page').then((m) => m.ActivityDetailPage),
   ),
+  page(paths.announcements, { title: '公告' }, () =>
+    import('../features/home/announcements-page').then((m) => m.AnnouncementsPage),
+  ),
   page(paths.responsible, { title: '负责任博彩' }, () =>
     import('../features/protection/responsible-page').then((m) => m.ResponsiblePage),
   ),

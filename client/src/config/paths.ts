@@ -35,6 +35,7 @@ export const paths = {
   testBet: '/test-bet',
   activityImages: '/activity-images',
   activityDetail: '/activity/detail',
+  announcements: '/announcements',
   gameResultsHistory: '/games/:game/history',
   gameRulesPage: '/games/:game/rules',
   verify: '/verify',

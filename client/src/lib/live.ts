@@ -39,7 +39,9 @@ export function installLiveStream(): void {
     document.documentElement.dataset.stream = status
   })
   liveStream.on('balance', (b) => {
-    if (b.currency === 'USDT' && session.get().isLogin) session.setBalance(b.balance)
+    if (!session.get().isLogin) return
+    if (b.currency === 'USDT') session.setBalance(b.balance)
+    else session.setTrxBalance(b.balance)
   })
   // A snapshot: what the app holds may be stale (a new connection, or too much was missed).
   liveStream.on('snapshot', () => {

@@ -58,6 +58,8 @@ describe('login and start-up', () => {
     })
     await refreshBalance()
     expect(session.get().balance).toBe('1000.00')
+    // The TRX balance beside it (首页 and 我的 show it).
+    expect(session.get().trxBalance).toBe('500.00')
   })
 
   it('on start-up refetches and stores the user info, then refreshes the balance', async () => {
@@ -250,7 +252,13 @@ describe('balance refresh and logout', () => {
     await refreshBalance()
     const token = localStorage.getItem(STORAGE_KEY.token) ?? ''
     await logOut()
-    expect(session.get()).toMatchObject({ isLogin: false, playerId: null, userInfo: null, balance: '0' })
+    expect(session.get()).toMatchObject({
+      isLogin: false,
+      playerId: null,
+      userInfo: null,
+      balance: '0',
+      trxBalance: null,
+    })
     for (const key of [STORAGE_KEY.token, STORAGE_KEY.userInfo, STORAGE_KEY.loginData, STORAGE_KEY.isLogin]) {
       expect(localStorage.getItem(key)).toBeNull()
     }

@@ -33,7 +33,10 @@ export async function refreshBalance(): Promise<void> {
     { query: { player_id: playerId } },
   )
   // A logout while the call was in flight wins.
-  if (session.get().playerId === playerId) session.setBalance(data.balance)
+  if (session.get().playerId === playerId) {
+    session.setBalance(data.balance)
+    session.setTrxBalance(data.trx_balance)
+  }
 }
 
 /** Waits between start-up's attempts to confirm the stored session while the server cannot be reached. */

@@ -15,6 +15,8 @@ export interface SessionState {
    * balance arrives, which the app shows as a placeholder ({@link BALANCE_PLACEHOLDER}), never as 0.00.
    */
   readonly balance: string | null
+  /** The TRX balance beside it: null until a balance answer brings it (and after any logout). */
+  readonly trxBalance: string | null
   readonly userInfo: UserInfo | null
   readonly soundOn: boolean
   readonly hideAmount: boolean
@@ -47,6 +49,7 @@ export class SessionStore {
       playerId: storage.loginData()?.player_id ?? null,
       // Logged in: unknown until the first balance call answers; logged out: the default.
       balance: userInfo !== null ? null : DEFAULT_BALANCE,
+      trxBalance: null,
       userInfo,
       soundOn: storage.soundOn(),
       hideAmount: storage.hideAmount(),
@@ -56,10 +59,11 @@ export class SessionStore {
 
   /** Re-reads the stored values, as at start-up (another tab changed them, or a test reloads). */
   syncFromStorage(): void {
-    const balance = this.state.balance
+    const { balance, trxBalance } = this.state
     const next = SessionStore.fromStorage()
     if (next.theme !== this.state.theme) applyTheme(next.theme)
-    this.set({ ...next, balance: next.playerId === this.state.playerId ? balance : next.balance })
+    const same = next.playerId === this.state.playerId
+    this.set({ ...next, balance: same ? balance : next.balance, trxBalance: same ? trxBalance : null })
   }
 
   get = (): SessionState => this.state
@@ -80,7 +84,13 @@ export class SessionStore {
     storage.setLoginData({ player_id: data.player_id, expires_at: data.expires_at })
     storage.setUserInfo(data.user_info)
     storage.setIsLogin(true)
-    this.set({ isLogin: true, playerId: data.player_id, userInfo: data.user_info, balance: null })
+    this.set({
+      isLogin: true,
+      playerId: data.player_id,
+      userInfo: data.user_info,
+      balance: null,
+      trxBalance: null,
+    })
   }
 
   /** Start-up refetched the user info: it is stored and the user is logged in. */
@@ -93,24 +103,35 @@ export class SessionStore {
   /** Start-up found nothing to confirm the user with: user info is cleared and the user is logged out. */
   dropUserInfo(): void {
     removeKeys(STORAGE_KEY.userInfo)
-    this.set({ isLogin: false, userInfo: null, balance: DEFAULT_BALANCE })
+    this.set({ isLogin: false, userInfo: null, balance: DEFAULT_BALANCE, trxBalance: null })
   }
 
   /** Session loss (docs/product.md#error-catalogue): isLogin, token and loginData are cleared. */
   loseSession(): void {
     removeKeys(STORAGE_KEY.isLogin, STORAGE_KEY.token, STORAGE_KEY.loginData)
-    this.set({ isLogin: false, playerId: null, userInfo: null, balance: DEFAULT_BALANCE })
+    this.set({ isLogin: false, playerId: null, userInfo: null, balance: DEFAULT_BALANCE, trxBalance: null })
   }
 
   /** Logout (docs/product.md#session-flows): state and balance cleared, token, userInfo and loginData removed. */
   signOut(): void {
     removeKeys(STORAGE_KEY.token, STORAGE_KEY.userInfo, STORAGE_KEY.loginData, STORAGE_KEY.isLogin)
-    this.set({ isLogin: false, playerId: null, userInfo: null, balance: LOGGED_OUT_BALANCE })
+    this.set({
+      isLogin: false,
+      playerId: null,
+      userInfo: null,
+      balance: LOGGED_OUT_BALANCE,
+      trxBalance: null,
+    })
   }
 
   /** null: not known (yet); shown as the placeholder. */
   setBalance(balance: string | null): void {
     this.set({ balance })
+  }
+
+  /** The TRX balance from a balance answer or a TRX ledger row. */
+  setTrxBalance(trxBalance: string | null): void {
+    this.set({ trxBalance })
   }
 
   setTheme(theme: Theme): void {

@@ -1,5 +1,5 @@
 import { useHideAmount } from '@client/lib/hide-amount'
-import { BALANCE_PLACEHOLDER, session } from '@client/lib/session-store'
+import { BALANCE_PLACEHOLDER, session, useSession } from '@client/lib/session-store'
 import { Amount } from '../amount/amount'
 import './balance-text.css'
 
@@ -21,6 +21,17 @@ export function BalanceText({ balance, unit = 'USDT' }: BalanceTextProps) {
     )
   }
   return <Amount value={balance} unit={unit} block="balance-text" testId="balance" />
+}
+
+/** The player's TRX balance, beside the USDT one; nothing until a balance answer has brought it. */
+export function TrxBalance() {
+  const trx = useSession((s) => s.trxBalance)
+  if (trx === null) return null
+  return (
+    <span className="balance-text__trx">
+      <Amount value={trx} unit="TRX" testId="trx-balance" />
+    </span>
+  )
 }
 
 /** The eye button next to an amount: hides or shows every amount of the app (the setting is kept). */

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react'
+import { MemoryRouter } from 'react-router-dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { untilShown } from '../../test-support/until'
 
@@ -46,7 +47,11 @@ describe('takeAnnouncements', () => {
   it('on /home, the line renders from the request made as the app started, with no second one', async () => {
     const { takeAnnouncements, Announcements } = await load()
     takeAnnouncements('/home')
-    render(<Announcements />)
+    render(
+      <MemoryRouter>
+        <Announcements />
+      </MemoryRouter>,
+    )
     await untilShown('维护通知：周二例行维护')
     expect(screen.getByText('维护通知：周二例行维护')).toBeTruthy()
     expect(calls).toEqual([{ quiet: false }])
@@ -58,7 +63,11 @@ describe('takeAnnouncements', () => {
     expect(calls).toEqual([{ quiet: true }])
     // The answer is in (a macrotask runs after every pending promise callback).
     await new Promise((resolve) => setImmediate(resolve))
-    render(<Announcements />)
+    render(
+      <MemoryRouter>
+        <Announcements />
+      </MemoryRouter>,
+    )
     // At once, before the home page's own request (SWR asks again) has been answered.
     expect(screen.getByText('维护通知：周二例行维护')).toBeTruthy()
   })
@@ -68,7 +77,11 @@ describe('the line on the push channel', () => {
   it('is read again when a new announcement is published, and shows it', async () => {
     const { takeAnnouncements, Announcements } = await load()
     takeAnnouncements('/home')
-    render(<Announcements />)
+    render(
+      <MemoryRouter>
+        <Announcements />
+      </MemoryRouter>,
+    )
     await untilShown('维护通知：周二例行维护')
     expect(calls).toHaveLength(1)
     answer.list = [

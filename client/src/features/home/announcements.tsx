@@ -1,6 +1,8 @@
+import { paths } from '@client/config/paths'
 import type { ApiError } from '@client/lib/http'
 import type { AnnouncementList } from '@shared/contract/first-screen'
 import { useEffect } from 'react'
+import { Link } from 'react-router-dom'
 import useSWR from 'swr'
 import { announcementsKey, fetchAnnouncements } from './announcements-request'
 import { NoticeLine } from './notice-line'
@@ -25,5 +27,10 @@ export function Announcements() {
     }
   }, [mutate])
   if (!data?.list[0]) return <div className="home-page__notice-placeholder" />
-  return <NoticeLine text={data.list.map((item) => `${item.title}：${item.content}`).join('　　')} />
+  // A tap opens the list, where each announcement can be read whole.
+  return (
+    <Link to={paths.announcements} className="home-page__notice-link">
+      <NoticeLine text={data.list.map((item) => `${item.title}：${item.content}`).join('　　')} />
+    </Link>
+  )
 }

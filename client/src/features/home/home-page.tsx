@@ -1,4 +1,4 @@
-import { BalanceText, HideAmountToggle } from '@client/components/balance-text/balance-text'
+import { BalanceText, HideAmountToggle, TrxBalance } from '@client/components/balance-text/balance-text'
 import { ErrorBoundary } from '@client/components/error-boundary/error-boundary'
 import { PullRefresh } from '@client/components/pull-refresh/pull-refresh'
 import { RefreshButton } from '@client/components/refresh-button/refresh-button'
@@ -68,6 +68,7 @@ export function HomePage() {
               </span>
             </div>
             <BalanceText balance={balance} />
+            <TrxBalance />
             <nav className="home-page__quick" aria-label="快捷入口">
               {QUICK_LINKS.map((link) => (
                 <Link key={link.path} to={link.path} className="home-page__quick-link">

@@ -1,4 +1,4 @@
-import { BalanceText, HideAmountToggle } from '@client/components/balance-text/balance-text'
+import { BalanceText, HideAmountToggle, TrxBalance } from '@client/components/balance-text/balance-text'
 import { RefreshButton } from '@client/components/refresh-button/refresh-button'
 import { loginPath, paths } from '@client/config/paths'
 import { logOut, refreshBalance } from '@client/lib/session-actions'
@@ -88,6 +88,7 @@ export function MinePage() {
             </span>
           </div>
           <BalanceText balance={balance} />
+          <TrxBalance />
           <div className="mine-page__wallet-actions">
             <Link to={paths.topUp} className="mine-page__wallet-action">
               充值
