@@ -1,12 +1,9 @@
 import { DateTimeText } from '@client/components/date-time-text/date-time-text'
 import { PageShell } from '@client/components/page-shell/page-shell'
 import { TimeZoneNote } from '@client/components/time-zone-note/time-zone-note'
-import type { ApiError } from '@client/lib/http'
-import type { AnnouncementList } from '@shared/contract/first-screen'
 import Skeleton from 'antd-mobile/es/components/skeleton'
 import type { ReactNode } from 'react'
-import useSWR from 'swr'
-import { announcementsKey, fetchAnnouncements } from './announcements-request'
+import { useAnnouncements } from './announcements-request'
 import './announcements-page.css'
 
 /**
@@ -15,10 +12,7 @@ import './announcements-page.css'
  * request, one cache entry), so what the line scrolled is what this page lists.
  */
 export function AnnouncementsPage() {
-  const { data, error } = useSWR<AnnouncementList, ApiError, typeof announcementsKey>(
-    announcementsKey,
-    fetchAnnouncements,
-  )
+  const { data, error } = useAnnouncements()
   let body: ReactNode
   if (data) {
     body =

@@ -1,9 +1,9 @@
 import { paths } from '@client/config/paths'
-import { type CallOptions, callRoute } from '@client/lib/http'
+import { type ApiError, type CallOptions, callRoute } from '@client/lib/http'
 import { storage } from '@client/lib/storage'
 import { type AnnouncementList, announcementRoute, readAnnouncementList } from '@shared/contract/first-screen'
 import { matchPath } from 'react-router-dom'
-import { mutate, preload } from 'swr'
+import useSWR, { mutate, preload } from 'swr'
 
 /**
  * The announcements request, without zod (docs/client.md#the-first-screen): its route and a plain
@@ -26,6 +26,10 @@ function sendOptions(quiet: boolean): CallOptions {
 /** SWR's fetcher for the line (it takes no argument: SWR passes the key). */
 export const fetchAnnouncements = (): Promise<AnnouncementList> =>
   callRoute(announcementRoute, readAnnouncementList, {}, sendOptions(false))
+
+/** The announcements as the home line and the list page read them: one request, one cache entry. */
+export const useAnnouncements = () =>
+  useSWR<AnnouncementList, ApiError, typeof announcementsKey>(announcementsKey, fetchAnnouncements)
 
 const ignore = () => undefined
 

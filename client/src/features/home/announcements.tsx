@@ -1,18 +1,12 @@
 import { paths } from '@client/config/paths'
-import type { ApiError } from '@client/lib/http'
-import type { AnnouncementList } from '@shared/contract/first-screen'
 import { useEffect } from 'react'
 import { Link } from 'react-router-dom'
-import useSWR from 'swr'
-import { announcementsKey, fetchAnnouncements } from './announcements-request'
+import { useAnnouncements } from './announcements-request'
 import { NoticeLine } from './notice-line'
 
 /** The announcements line of the home page: every announcement, one after the other, on one line. */
 export function Announcements() {
-  const { data, mutate } = useSWR<AnnouncementList, ApiError, typeof announcementsKey>(
-    announcementsKey,
-    fetchAnnouncements,
-  )
+  const { data, mutate } = useAnnouncements()
   // A new announcement on the push channel (its publish time came): the line is read again. The
   // channel's code loads after the first screen (main.tsx), so it is imported here, not in the entry.
   useEffect(() => {
