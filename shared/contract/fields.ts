@@ -68,6 +68,18 @@ export const newPasswordField = z
   .refine((v) => codePoints(v) <= PASSWORD_LIMITS.max, { error: PASSWORD_MSG.tooLong })
   .meta({ minLength: PASSWORD_LIMITS.min, maxLength: PASSWORD_LIMITS.max })
 
+/**
+ * A short note the player writes (an address label): trimmed, then counted in code points as the
+ * published document's minLength and maxLength are; a required one must hold more than spaces.
+ */
+export const noteField = (o: { max: number; tooLong: string; empty?: string }) => {
+  const trimmed = z.string().trim()
+  const filled = o.empty ? trimmed.refine((v) => v.length > 0, { error: o.empty, abort: true }) : trimmed
+  return filled
+    .refine((v) => codePoints(v) <= o.max, { error: o.tooLong })
+    .meta(o.empty ? { minLength: 1, maxLength: o.max, pattern: '\\S' } : { maxLength: o.max })
+}
+
 /** A password being checked: any non-empty text a password could be. */
 export const passwordField = z
   .string()

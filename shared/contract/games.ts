@@ -2,7 +2,16 @@ import { z } from 'zod'
 import { GAME_CODES, gameCodeSchema } from '../games/config'
 import { TRANSFER_KINDS } from '../games/transfer'
 import { defineEndpoint } from './endpoint'
-import { amountField, dateParam, idParam, moneyString, paged, pageParams, timestamp } from './fields'
+import {
+  amountField,
+  dateParam,
+  idParam,
+  moneyString,
+  noteField,
+  paged,
+  pageParams,
+  timestamp,
+} from './fields'
 import { tronAddressField } from './wallet'
 
 /**
@@ -289,7 +298,7 @@ export const receivingAddressSchema = z.object({
   rule: z.string(),
 })
 
-const labelField = z.string().trim().max(20, { error: '备注不能超过20个字符' })
+const labelField = noteField({ max: 20, tooLong: '备注不能超过20个字符' })
 
 export const betAddresses = defineEndpoint({
   id: 'betAddresses',

@@ -7,6 +7,7 @@ import {
   dateParam,
   idParam,
   moneyString,
+  noteField,
   paged,
   pageParams,
   payPasswordField,
@@ -87,11 +88,11 @@ export const tronAddressField = z
     examples: ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8'],
   })
 
-export const walletLabelField = z
-  .string()
-  .trim()
-  .min(1, { error: '请填写地址备注' })
-  .max(20, { error: '备注不能超过20个字' })
+export const walletLabelField = noteField({
+  max: 20,
+  empty: '请填写地址备注',
+  tooLong: '备注不能超过20个字',
+})
 
 /** A positive amount as text, up to 6 places. */
 export const positiveAmountField = amountField
