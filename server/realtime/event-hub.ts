@@ -17,11 +17,16 @@ export type HubListener = (event: HubEvent) => void
 /**
  * Where the push channel's events meet: the emulator's domains publish, every open stream
  * subscribes. Ids increase within one hub; a reconnecting client asks `since` for what it missed.
- * The in-memory hub serves one process; a shared one (Redis) can take its place behind this
- * interface.
+ * The in-memory hub serves one process; the Redis hub (`server/scale/redis-hub.ts`) serves every
+ * process of a deployment behind this interface.
  */
 export interface EventHub {
-  publish(event: StreamEvent, audience: Audience): HubEvent
+  /**
+   * Sends an event to every listener. It does not wait and does not throw for the transport: the
+   * in-memory hub calls listeners at once; the Redis hub calls them when the event comes back from
+   * Redis (it is numbered there).
+   */
+  publish(event: StreamEvent, audience: Audience): void
   subscribe(listener: HubListener): () => void
   /**
    * The events after `lastId`, oldest first, or null when they cannot all be given: the id is not
