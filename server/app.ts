@@ -34,6 +34,7 @@ import { streamRoutes } from './realtime/stream-routes'
 import { controlRoutes } from './routes/emu/control-routes'
 import { upstreamControlRoutes } from './routes/emu/upstream-control-routes'
 import { imageProxyRoutes } from './routes/image-proxy'
+import { connectSharedState } from './scale/shared-state'
 import { loadAdapter } from './upstream/adapter'
 import { ContractMonitor } from './upstream/contract-monitor'
 
@@ -146,17 +147,34 @@ export async function buildApp(
     done(null, payload)
   })
 
+  const metrics = config.METRICS_PORT === undefined ? null : new Metrics({ defaultMetrics: true })
+  // Several processes share events, rate limits and leases through Redis (docs/deploy.md); without
+  // REDIS_URL everything stays in this process's memory.
+  const shared = config.REDIS_URL
+    ? await connectSharedState({
+        url: config.REDIS_URL,
+        replaySize: config.STREAM_REPLAY_SIZE,
+        now: () => clock.now(),
+        log: app.log,
+        metrics,
+        health,
+      })
+    : null
+  if (shared) app.addHook('onClose', () => shared.close())
+
   // First: a target not in the one spelling is refused, every other request learns what handles it.
   await app.register(requestTarget, { methodsOf })
-  await app.register(security, { frameHosts: config.THIRD_PARTY_ORIGINS })
-  const metrics = config.METRICS_PORT === undefined ? null : new Metrics({ defaultMetrics: true })
+  await app.register(security, {
+    frameHosts: config.THIRD_PARTY_ORIGINS,
+    rateLimitStore: shared?.rateLimitStore ?? null,
+  })
   await app.register(operations, { config, health, metrics })
   await app.register(faultLayerPlugin, { clock, adminToken: config.EMU_ADMIN_TOKEN })
   // Both modes; its static path wins over the upstream proxy's /api/* wildcard.
   await app.register(imageProxyRoutes, { config })
 
   // Every domain is built here, once, with what it needs from the others (see server/README.md).
-  const emu = config.MODE === 'emulator' ? createEmulator(config, clock, app.log) : null
+  const emu = config.MODE === 'emulator' ? createEmulator(config, clock, app.log, shared?.hub) : null
   let monitor: ContractMonitor | null = null
   if (emu) {
     health.add('database', () => (emu.db.open ? null : 'closed'))

@@ -138,6 +138,12 @@ const envSchema = z
     STREAM_REPLAY_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5000),
     /** A comment line on every open stream this often (ms), so proxies keep it open. */
     STREAM_HEARTBEAT_MS: positiveInt.default(15_000),
+    /**
+     * The deployment's Redis (`redis://[:password@]host:port[/db]`, `rediss://` for TLS), for running
+     * several processes (docs/deploy.md): the push channel's events and replay log, the rate limits'
+     * counts and the jobs' leases are shared through it. Unset: one process, all in memory.
+     */
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.MODE === 'proxy' && !env.UPSTREAM_URL) {

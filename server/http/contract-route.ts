@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import type { z } from 'zod'
 import { commitGrouped } from '../db/group-commit'
 import type { AuthedPlayer } from '../plugins/emulator-plugin'
+import type { WhenStoreDown } from '../scale/rate-limit-store'
 import { ok } from './envelope'
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined
@@ -18,14 +19,23 @@ export interface HandlerInput<E extends Endpoint> {
 }
 
 export interface RouteExtras {
-  /** Per-route rate limit: this many calls per window for one client address. */
-  readonly rateLimit?: { max: number; timeWindow: number }
+  /**
+   * Per-route rate limit: this many calls per window for one client address, and what the limit
+   * does when its shared counts (Redis, docs/deploy.md) cannot be read: let calls through (`open`)
+   * or refuse them (`closed`).
+   */
+  readonly rateLimit?: { max: number; timeWindow: number; whenStoreDown: WhenStoreDown }
   /**
    * The handler is synchronous and does all its work in the database: its writes share one commit
    * with the calls that arrived together (see ../db/group-commit.ts), and with an Idempotency-Key
    * the key, the writes and the answer commit together (see ./idempotency.ts).
    */
   readonly atomic?: boolean
+}
+
+/** A route's limit as @fastify/rate-limit takes it: a fail-open limit skips a store that fails. */
+function rateLimitOptions(limit: NonNullable<RouteExtras['rateLimit']>) {
+  return { max: limit.max, timeWindow: limit.timeWindow, skipOnError: limit.whenStoreDown === 'open' }
 }
 
 /** How multipart bodies are read: fields only, no file uploads. */
@@ -80,7 +90,7 @@ function addRoute<E extends Endpoint>(
   if (endpoint.query) schema.querystring = endpoint.query
   if (endpoint.body) schema.body = endpoint.body
   const options: RouteShorthandOptions = { schema }
-  if (extras.rateLimit) options.config = { rateLimit: extras.rateLimit }
+  if (extras.rateLimit) options.config = { rateLimit: rateLimitOptions(extras.rateLimit) }
   if (endpoint.auth) {
     const authenticate = app.authenticate
     // onRequest: before the body is read, parsed (multipart included) or validated, so a call without
@@ -166,7 +176,7 @@ export function bytesRoute<E extends BytesEndpoint>(
     method: endpoint.method,
     url: endpoint.path,
     schema,
-    ...(extras.rateLimit ? { config: { rateLimit: extras.rateLimit } } : {}),
+    ...(extras.rateLimit ? { config: { rateLimit: rateLimitOptions(extras.rateLimit) } } : {}),
     handler: (request, reply) =>
       handler({ params: request.params, query: request.query, request, reply } as BytesHandlerInput<E>),
   })

@@ -107,6 +107,19 @@ export class Metrics {
     registers: [this.registry],
   })
 
+  readonly rateLimitStoreErrors = new Counter({
+    name: 'rate_limit_store_errors_total',
+    help: 'Rate limit counts that could not be read from Redis, by route pattern and outcome: allowed (the limit fails open) or refused (it fails closed)',
+    labelNames: ['route', 'outcome'] as const,
+    registers: [this.registry],
+  })
+
+  readonly streamPublishFailures = new Counter({
+    name: 'stream_publish_failures_total',
+    help: 'Push channel events lost because Redis could not take them (REDIS_URL); clients are sent a gap snapshot once it can',
+    registers: [this.registry],
+  })
+
   readonly ready = new Gauge({
     name: 'server_ready',
     help: '1 while /readyz answers ready, 0 otherwise (draining included)',

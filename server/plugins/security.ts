@@ -1,4 +1,4 @@
-import fastifyRateLimit from '@fastify/rate-limit'
+import fastifyRateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import { CODE } from '@shared/envelope'
 import { SERVER_MSG } from '@shared/messages'
 import type { FastifyInstance, FastifyReply } from 'fastify'
@@ -39,13 +39,16 @@ function refuseCrossSite(reply: FastifyReply): void {
 /**
  * Security headers (a CSP that allows no inline script on pages, API_HEADERS on every /api answer in
  * both modes, ASSET_HEADERS on the build's scripts and stylesheets), the refusal of cross-site
- * writes to /api and /__emu, and per-route rate limits that answer in the envelope.
+ * writes to /api and /__emu, and per-route rate limits that answer in the envelope, counted in
+ * this process or, with `rateLimitStore`, for the whole deployment.
  */
 export const security = fp(
   async (
     app: FastifyInstance,
     opts: {
       frameHosts: readonly string[]
+      /** Where the limits count: this process's memory unless given (the deployment's Redis, docs/deploy.md). */
+      rateLimitStore?: FastifyRateLimitStoreCtor | null
     },
   ) => {
     const pageHeaders = helmet({
@@ -91,6 +94,7 @@ export const security = fp(
     })
     await app.register(fastifyRateLimit, {
       global: false,
+      ...(opts.rateLimitStore ? { store: opts.rateLimitStore } : {}),
       errorResponseBuilder: (_request, context) =>
         new ApiError(
           CODE.rateLimited,

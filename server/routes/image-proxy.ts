@@ -70,6 +70,7 @@ export async function imageProxyRoutes(app: FastifyInstance, opts: ImageProxyOpt
         return reply.code(err.status).send(failure(CODE_OF_STATUS[err.status] ?? CODE.failed, err.message))
       }
     },
-    { rateLimit: { max: config.RATE_LIMIT_IMAGE_PROXY, timeWindow: MINUTE } },
+    // Open: public pictures from allowed hosts, each bounded in size and time (docs/deploy.md).
+    { rateLimit: { max: config.RATE_LIMIT_IMAGE_PROXY, timeWindow: MINUTE, whenStoreDown: 'open' } },
   )
 }

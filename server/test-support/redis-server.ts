@@ -52,6 +52,10 @@ export interface TestRedis {
   readonly port: number
   /** Kills the server at once (SIGKILL): Redis going away in the middle of things. */
   kill(): Promise<void>
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, a Redis that hangs. */
+  pause(): void
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void
   /** Starts it again on the same port, empty (it keeps nothing on disk). */
   restart(): Promise<void>
   /** Stops it for good. */
@@ -96,6 +100,8 @@ export async function startRedisServer(): Promise<TestRedis> {
     url: `redis://127.0.0.1:${port}`,
     port,
     kill: killNow,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     restart: launch,
     stop: killNow,
   }

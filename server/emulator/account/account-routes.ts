@@ -38,20 +38,23 @@ export async function accountRoutes(
       if (!player) throw new Error('authenticated player vanished')
       return service.sendSms(player.phone, 'pay_password')
     },
-    { rateLimit: { max: config.RATE_LIMIT_SMS, timeWindow: MINUTE } },
+    // Closed: each code sent costs money and can flood a phone (docs/deploy.md, "Redis down").
+    { rateLimit: { max: config.RATE_LIMIT_SMS, timeWindow: MINUTE, whenStoreDown: 'closed' } },
   )
 
+  // Open: registering needs a code from the SMS route, whose limit stays closed.
   contractRoute(app, register, ({ body }) => service.register(body), {
-    rateLimit: { max: config.RATE_LIMIT_REGISTER, timeWindow: MINUTE },
+    rateLimit: { max: config.RATE_LIMIT_REGISTER, timeWindow: MINUTE, whenStoreDown: 'open' },
   })
 
+  // Closed: the only bound on guessing passwords (logging in is not counted per account).
   contractRoute(app, login, ({ body }) => service.login(body.phone, body.password), {
-    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE },
+    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' },
   })
 
   // Limited per client address like logging in: each wrong code also counts against the code.
   contractRoute(app, resetPassword, ({ body }) => service.resetPassword(body), {
-    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE },
+    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' },
   })
 
   contractRoute(app, logout, ({ player }) => service.logout(player.token))

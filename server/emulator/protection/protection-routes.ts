@@ -41,7 +41,7 @@ export async function protectionRoutes(
     app,
     startExclusion,
     ({ player, body }) => service.startExclusion(player.id, body.period, body.password),
-    { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE } },
+    { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' } },
   )
   contractRoute(
     app,
@@ -54,11 +54,13 @@ export async function protectionRoutes(
         amountMicro: toMicro(body.amount),
         pay_password: body.pay_password,
       }),
-    { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE } },
+    { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' } },
   )
 
   // The rest of the flow without a session, limited per address as login is.
-  const perAddress = { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE } }
+  const perAddress = {
+    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' as const },
+  }
   contractRoute(
     app,
     excludedAccount,
