@@ -27,6 +27,16 @@ describe('configuration from the environment', () => {
     )
   })
 
+  it('takes REDIS_URL as a redis:// or rediss:// address, and nothing else', () => {
+    expect(loadConfig({}).REDIS_URL).toBeUndefined()
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/0' }).REDIS_URL).toBe('redis://127.0.0.1:6379/0')
+    expect(loadConfig({ REDIS_URL: 'rediss://:secret@cache.internal:6380' }).REDIS_URL).toBe(
+      'rediss://:secret@cache.internal:6380',
+    )
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/)
+    expect(() => loadConfig({ REDIS_URL: '127.0.0.1:6379' })).toThrow(/REDIS_URL/)
+  })
+
   it('reads TRUST_PROXY as off, every hop, a hop count, or addresses and ranges', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false)
     expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false)
