@@ -1,9 +1,11 @@
+import { listenOnLoopback } from '@server/test-support/listen'
 import {
   eventually,
   redisServerAvailable,
   startRedisServer,
   type TestRedis,
 } from '@server/test-support/redis-server'
+import { openStream } from '@server/test-support/stream-client'
 import { createTestApp, multipartBody, type TestApp } from '@server/test-support/test-app'
 import { CODE } from '@shared/envelope'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -29,7 +31,12 @@ describe.skipIf(!redisServerAvailable())('several processes on one Redis (REDIS_
   async function processes(count: number, env: Record<string, string> = {}) {
     const made: TestApp[] = []
     for (let i = 0; i < count; i++) {
-      const app = await createTestApp({ REDIS_URL: redis.url, METRICS_PORT: '0', ...env })
+      const app = await createTestApp({
+        REDIS_URL: redis.url,
+        METRICS_PORT: '0',
+        GAME_CHAIN_LENGTH: '1000',
+        ...env,
+      })
       apps.push(app)
       made.push(app)
     }
@@ -55,6 +62,24 @@ describe.skipIf(!redisServerAvailable())('several processes on one Redis (REDIS_
     expect(codes.slice(0, 3)).not.toContain(CODE.rateLimited)
     expect(codes[3]).toBe(CODE.rateLimited)
     expect((await login(a)).statusCode).toBe(429)
+  })
+
+  it('carries the emulator’s own events to its streams through Redis, with the stream’s ids', async () => {
+    const [a] = await processes(1)
+    if (!a) throw new Error('no app')
+    const base = await listenOnLoopback(a.app)
+    const { token } = await a.login()
+    const s = await openStream(base, token)
+    try {
+      const snapshot = await s.next((e) => e.event === 'snapshot')
+      expect(snapshot.id).toMatch(/^\d+-\d+$/)
+      await a.app.inject({ method: 'POST', url: '/api/users/logout', headers: { token } })
+      const ended = await s.next((e) => e.event === 'session_end')
+      expect(ended.data).toEqual({ reason: 'revoked' })
+      expect(a.app.emu.events.lastId()).toMatch(/^[1-9]\d*-\d+$/)
+    } finally {
+      s.close()
+    }
   })
 
   it('answers at once when Redis is killed: closed limits refuse in the envelope, open ones let calls through', async () => {
