@@ -57,6 +57,7 @@ describe.skipIf(!redisServerAvailable())('RedisEventHub', () => {
       prefix,
       now: () => 42,
       onPublishFailed: (err) => failures.push(err),
+      retryMs: 20,
     })
     hubs.push(hub)
     const seen: HubEvent[] = []
@@ -147,6 +148,26 @@ describe.skipIf(!redisServerAvailable())('RedisEventHub', () => {
     await a.commands.client('KILL', 'ID', String(id))
     await eventually(() => b.seen.length === 1)
     expect(b.seen).toEqual(a.seen)
+  })
+
+  it('tries a failed read of the log again by itself, though the connection never dropped', async () => {
+    const a = await makeHub()
+    const b = await makeHub()
+    await b.subscriber.unsubscribe(`${prefix}:live`)
+    const id = await b.subscriber.client('ID')
+    a.hub.publish(announcement(1), EVERYONE)
+    await eventually(() => a.seen.length === 1)
+    // b's next read of the log fails once (a timeout, say), its connection staying up.
+    const xrange = b.commands.xrange.bind(b.commands)
+    let failures = 0
+    b.commands.xrange = ((...args: Parameters<typeof xrange>) => {
+      if (failures++ === 0) return Promise.reject(new Error('Command timed out'))
+      return xrange(...args)
+    }) as typeof xrange
+    await a.commands.client('KILL', 'ID', String(id))
+    await eventually(() => b.seen.length === 1)
+    expect(failures).toBe(2)
+    expect(b.hub.ready).toBe(true)
   })
 
   it('keeps serving while Redis is down: a publish fails, is counted, and a gap snapshot follows', async () => {

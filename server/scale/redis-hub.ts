@@ -63,7 +63,12 @@ export interface RedisHubOptions {
   readonly onPublishFailed?: (err: unknown) => void
   readonly onListenerError?: (err: unknown) => void
   readonly log?: { warn(obj: object, msg: string): void }
+  /** The wait before a failed subscription or read of the log is tried again (ms). */
+  readonly retryMs?: number
 }
+
+/** The wait before a failed subscription or read of the log is tried again, by default (ms). */
+const RETRY_MS = 1_000
 
 /**
  * The push channel's hub shared by every process of a deployment (docs/deploy.md): an event is
@@ -97,6 +102,7 @@ export class RedisEventHub implements EventHub {
   /** An event was lost since the last gap marker. */
   private lost = false
   private closed = false
+  private retry: NodeJS.Timeout | null = null
   private readonly onReady = () => this.resubscribe()
   private readonly onCommandsReady = () => {
     if (this.catchUpDue) this.catchUp()
@@ -161,6 +167,7 @@ export class RedisEventHub implements EventHub {
   /** Stops listening to Redis (the clients are their maker's to close). */
   async close(): Promise<void> {
     this.closed = true
+    if (this.retry) clearTimeout(this.retry)
     this.opts.subscriber.off('message', this.onMessage)
     this.opts.subscriber.off('ready', this.onReady)
     this.opts.commands.off('ready', this.onCommandsReady)
@@ -191,7 +198,12 @@ export class RedisEventHub implements EventHub {
     if (this.closed) return
     this.opts.subscriber.subscribe(this.channel).then(
       () => this.catchUp(),
-      (err: unknown) => this.opts.log?.warn({ err }, 'push channel: subscribing failed'),
+      (err: unknown) => {
+        this.opts.log?.warn({ err }, 'push channel: subscribing failed')
+        this.retryLater(() => {
+          if (this.opts.subscriber.status === 'ready') this.resubscribe()
+        })
+      },
     )
   }
 
@@ -263,8 +275,22 @@ export class RedisEventHub implements EventHub {
         this.catching = false
         this.catchUpDue = true
         this.opts.log?.warn({ err }, 'push channel: reading the event log failed')
+        // Redis answered badly or late without dropping the connection: no `ready` will come.
+        this.retryLater(() => {
+          if (this.catchUpDue) this.catchUp()
+        })
       },
     )
+  }
+
+  /** Runs `fn` once in a while (a failed subscription or read), unless the hub is closed first. */
+  private retryLater(fn: () => void): void {
+    if (this.retry || this.closed) return
+    this.retry = setTimeout(() => {
+      this.retry = null
+      if (!this.closed) fn()
+    }, this.opts.retryMs ?? RETRY_MS)
+    this.retry.unref()
   }
 
   /** Applies the held messages in id order; a break in the chain starts another catch-up. */
