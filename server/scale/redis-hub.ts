@@ -39,7 +39,7 @@ interface Entry {
 /** What the log says of one entry, as XRANGE gives it: [id, [field, value, …]]. */
 type RawEntry = [string, string[]]
 
-/** Stream ids (`<ms>-<seq>`) in order; null when the text is not one. */
+/** Orders two stream ids (`<ms>-<seq>`): negative, zero or positive, as `sort` takes. */
 export function compareIds(a: string, b: string): number {
   const [am = 0, as = 0] = a.split('-').map(Number)
   const [bm = 0, bs = 0] = b.split('-').map(Number)
