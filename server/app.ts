@@ -16,6 +16,7 @@ import { walletRoutes } from './emulator/wallet/wallet-routes'
 import { FaultLayer } from './fault/fault-layer'
 import { notFound } from './http/api-error'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/error-handler'
+import { rateLimits } from './http/rate-limits'
 import { collectRouteMethods } from './http/route-methods'
 import { zodValidatorCompiler } from './http/validation'
 import { Health } from './ops/health'
@@ -232,6 +233,7 @@ export async function buildApp(
       connections: config.PROXY_CONNECTIONS,
       bodyLimit: config.BODY_LIMIT,
       readyWithinMs: config.READY_UPSTREAM_MS,
+      limits: rateLimits(config),
       health,
       metrics,
     })

@@ -51,7 +51,10 @@ async function waitUntilUp(
 
 export interface Started {
   base: string
+  port: number
   stop: () => Promise<void>
+  /** Ends the process at once (SIGKILL), as a crash would, and waits for it to be gone. */
+  kill: () => Promise<void>
 }
 
 /**
@@ -59,10 +62,16 @@ export interface Started {
  * says otherwise. Ready when `ready` (a path) answers 2xx, asked with `headers`.
  */
 export async function startServer(
-  opts: { env?: Record<string, string>; ready?: string; headers?: Record<string, string> } = {},
+  opts: {
+    env?: Record<string, string>
+    ready?: string
+    headers?: Record<string, string>
+    /** The port to listen on (a free one when not given). */
+    port?: number
+  } = {},
 ): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), 'hashgame-e2e-'))
-  const port = await freePort()
+  const port = opts.port ?? (await freePort())
   const base = `http://${HOST}:${port}`
   let log = ''
   const server = spawn(process.execPath, [SERVER_ENTRY], {
@@ -108,5 +117,11 @@ export async function startServer(
     }
     rmSync(dir, { recursive: true, force: true })
   }
-  return { base, stop }
+  const kill = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return
+    const exited = new Promise((resolve) => server.once('exit', resolve))
+    server.kill('SIGKILL')
+    await exited
+  }
+  return { base, port, stop, kill }
 }

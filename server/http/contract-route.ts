@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import type { z } from 'zod'
 import { commitGrouped } from '../db/group-commit'
 import type { AuthedPlayer } from '../plugins/emulator-plugin'
-import type { WhenStoreDown } from '../scale/rate-limit-store'
 import { ok } from './envelope'
+import type { RateLimit } from './rate-limits'
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined
 
@@ -24,7 +24,7 @@ export interface RouteExtras {
    * does when its shared counts (Redis, docs/deploy.md) cannot be read: let calls through (`open`)
    * or refuse them (`closed`).
    */
-  readonly rateLimit?: { max: number; timeWindow: number; whenStoreDown: WhenStoreDown }
+  readonly rateLimit?: RateLimit
   /**
    * The handler is synchronous and does all its work in the database: its writes share one commit
    * with the calls that arrived together (see ../db/group-commit.ts), and with an Idempotency-Key

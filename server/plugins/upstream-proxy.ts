@@ -7,6 +7,7 @@ import { SERVER_MSG } from '@shared/messages'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type Dispatcher, Pool } from 'undici'
 import { failure } from '../http/envelope'
+import type { RateLimit } from '../http/rate-limits'
 import type { Health } from '../ops/health'
 import { type Metrics, statusClass } from '../ops/metrics'
 import { REQUEST_ID_HEADER } from '../ops/request-id'
@@ -320,6 +321,8 @@ export async function upstreamProxy(
     refuseNonConforming?: boolean
     /** UPSTREAM_ADAPTER: how the upstream differs from the contract, applied both ways. */
     adapter?: Adapter | null
+    /** Per-address limits by endpoint id (../http/rate-limits.ts), applied before a call is forwarded. */
+    limits?: Readonly<Record<string, RateLimit>>
   },
 ): Promise<void> {
   const upstream = new URL(opts.upstream)
@@ -360,6 +363,27 @@ export async function upstreamProxy(
     timer.unref()
     app.addHook('onReady', async () => probe())
     app.addHook('onClose', async () => clearInterval(timer))
+  }
+  // The limits the emulator's routes have, by the endpoint a call is for. Each has its own count
+  // (its id is in the key), kept where the security plugin's store keeps them (Redis when set).
+  const limiters = new Map<string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>>()
+  for (const [id, limit] of Object.entries(opts.limits ?? {})) {
+    limiters.set(
+      id,
+      app.rateLimit({
+        max: limit.max,
+        timeWindow: limit.timeWindow,
+        skipOnError: limit.whenStoreDown === 'open',
+        keyGenerator: (request) => `${id}|${request.ip}`,
+      }),
+    )
+  }
+  if (limiters.size > 0) {
+    app.addHook('onRequest', async (request, reply) => {
+      const endpoint = contractEndpoint(request.method, request.url)
+      const limiter = endpoint && limiters.get(endpoint.id)
+      if (limiter) await limiter(request, reply)
+    })
   }
   // Like any front proxy, refuse an oversized body before streaming it upstream: an upstream that
   // answers 413 and closes mid-upload would otherwise surface as a broken connection.

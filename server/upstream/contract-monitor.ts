@@ -11,7 +11,10 @@ const ROUTES = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.
 /** The contract endpoint a method and URL reach, if any. */
 export function contractEndpoint(method: string, url: string): Endpoint | undefined {
   const q = url.indexOf('?')
-  return ROUTES.get(`${method} ${q < 0 ? url : url.slice(0, q)}`)
+  const path = q < 0 ? url : url.slice(0, q)
+  // The router takes `/api/login/` for `/api/login` (ignoreTrailingSlash): so does this.
+  const route = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
+  return ROUTES.get(`${method} ${route}`)
 }
 
 /** One way an upstream answer differs from the contract, at one field. */

@@ -1,6 +1,7 @@
 import type { Config } from '@server/config'
 import { invalidInput } from '@server/http/api-error'
 import { contractRoute } from '@server/http/contract-route'
+import { limitOf } from '@server/http/rate-limits'
 import {
   changePassword,
   getBalance,
@@ -14,8 +15,6 @@ import {
 } from '@shared/contract/account'
 import type { FastifyInstance } from 'fastify'
 import type { AccountService } from './account-service'
-
-const MINUTE = 60_000
 
 /** Accounts and sessions: SMS, register, login, logout, info, balance, passwords. */
 export async function accountRoutes(
@@ -38,24 +37,20 @@ export async function accountRoutes(
       if (!player) throw new Error('authenticated player vanished')
       return service.sendSms(player.phone, 'pay_password')
     },
-    // Closed: each code sent costs money and can flood a phone (docs/deploy.md, "Redis down").
-    { rateLimit: { max: config.RATE_LIMIT_SMS, timeWindow: MINUTE, whenStoreDown: 'closed' } },
+    limitOf(config, sendSms.id),
   )
 
-  // Open: registering needs a code from the SMS route, whose limit stays closed.
-  contractRoute(app, register, ({ body }) => service.register(body), {
-    rateLimit: { max: config.RATE_LIMIT_REGISTER, timeWindow: MINUTE, whenStoreDown: 'open' },
-  })
+  contractRoute(app, register, ({ body }) => service.register(body), limitOf(config, register.id))
 
-  // Closed: the only bound on guessing passwords (logging in is not counted per account).
-  contractRoute(app, login, ({ body }) => service.login(body.phone, body.password), {
-    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' },
-  })
+  contractRoute(app, login, ({ body }) => service.login(body.phone, body.password), limitOf(config, login.id))
 
-  // Limited per client address like logging in: each wrong code also counts against the code.
-  contractRoute(app, resetPassword, ({ body }) => service.resetPassword(body), {
-    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' },
-  })
+  // Limited per client address like logging in (server/http/rate-limits.ts).
+  contractRoute(
+    app,
+    resetPassword,
+    ({ body }) => service.resetPassword(body),
+    limitOf(config, resetPassword.id),
+  )
 
   contractRoute(app, logout, ({ player }) => service.logout(player.token))
 

@@ -1,5 +1,6 @@
 import type { Config } from '@server/config'
 import { contractRoute } from '@server/http/contract-route'
+import { limitOf } from '@server/http/rate-limits'
 import {
   acknowledgeRealityCheck,
   excludedAccount,
@@ -16,8 +17,6 @@ import {
 import { toMicro } from '@shared/money'
 import type { FastifyInstance } from 'fastify'
 import type { ProtectionService } from './protection-service'
-
-const MINUTE = 60_000
 
 /** Player protection: limits, the reality check, time-out and self-exclusion, the net position. */
 export async function protectionRoutes(
@@ -41,7 +40,7 @@ export async function protectionRoutes(
     app,
     startExclusion,
     ({ player, body }) => service.startExclusion(player.id, body.period, body.password),
-    { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' } },
+    limitOf(config, startExclusion.id),
   )
   contractRoute(
     app,
@@ -54,21 +53,28 @@ export async function protectionRoutes(
         amountMicro: toMicro(body.amount),
         pay_password: body.pay_password,
       }),
-    { rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' } },
+    limitOf(config, excludedWithdraw.id),
   )
 
   // The rest of the flow without a session, limited per address as login is.
-  const perAddress = {
-    rateLimit: { max: config.RATE_LIMIT_LOGIN, timeWindow: MINUTE, whenStoreDown: 'closed' as const },
-  }
   contractRoute(
     app,
     excludedAccount,
     ({ body }) => service.excludedAccount(body.phone, body.password),
-    perAddress,
+    limitOf(config, excludedAccount.id),
   )
-  contractRoute(app, excludedSms, ({ body }) => service.excludedSms(body.phone, body.password), perAddress)
-  contractRoute(app, excludedSetup, ({ body }) => service.excludedSetup(body), perAddress)
+  contractRoute(
+    app,
+    excludedSms,
+    ({ body }) => service.excludedSms(body.phone, body.password),
+    limitOf(config, excludedSms.id),
+  )
+  contractRoute(
+    app,
+    excludedSetup,
+    ({ body }) => service.excludedSetup(body),
+    limitOf(config, excludedSetup.id),
+  )
 
   contractRoute(app, netPosition, ({ player, query }) =>
     service.netPosition(player.id, query.start_date, query.end_date),
