@@ -1,7 +1,8 @@
 import { test as base, expect } from '@playwright/test'
 import { nginxMissing, type Service, startNginx } from '@server/test-support/nginx'
 import { redisServerAvailable, startRedisServer, type TestRedis } from '@server/test-support/redis-server'
-import { announcement, login } from '@shared/contract/account'
+import { announcement, login, register } from '@shared/contract/account'
+import { CODE } from '@shared/envelope'
 import { type SseFrame, SseParser } from '@shared/sse'
 import { EmuClient } from '../scripts/emu/emu-client'
 import { api } from './support/api'
@@ -228,17 +229,30 @@ test('with Redis killed no request hangs: each limit fails the way docs/deploy.m
   test.setTimeout(60_000)
   const { procs, redis } = deployment
   await redis.kill()
-  for (const p of procs.slice(1)) {
-    const started = Date.now()
-    const plain = await fetch(`${p.base}${announcement.path}`, { signal: AbortSignal.timeout(5_000) })
-    expect(plain.status).toBe(200)
-    const limited = await fetch(`${p.base}/api/login`, {
+  const post = (p: Started, path: string, body: object) =>
+    fetch(`${p.base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.99' },
-      body: JSON.stringify({ phone: DEMO.phone, password: DEMO.password }),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(5_000),
     })
-    expect(limited.status).toBeLessThan(500)
+  for (const p of procs.slice(1)) {
+    const started = Date.now()
+    // No limit: answered as ever.
+    const plain = await fetch(`${p.base}${announcement.path}`, { signal: AbortSignal.timeout(5_000) })
+    expect(plain.status).toBe(200)
+    // Login fails closed: refused in the envelope, not guessed at without a count.
+    const closed = await post(p, login.path, { phone: DEMO.phone, password: DEMO.password })
+    expect(closed.status).toBe(503)
+    expect(await closed.json()).toMatchObject({ code: CODE.unavailable, data: null })
+    // Registering fails open: forwarded uncounted, so the upstream answers (here: the code is wrong).
+    const open = await post(p, register.path, {
+      phone: '13912345670',
+      password: 'a-long-password',
+      code: '000000',
+    })
+    expect(open.status).not.toBe(503)
+    expect(((await open.json()) as { code: number }).code).not.toBe(CODE.unavailable)
     expect(Date.now() - started).toBeLessThan(4_000)
   }
 })
