@@ -412,7 +412,9 @@ export async function upstreamProxy(
         else readWhole(body, headers, opts.bodyLimit).then(send, (err: Error) => reply.send(err))
         return
       }
-      // With an adapter: the call translated to the upstream's shape, its answer back to the contract.
+      // With an adapter: the call translated to the upstream's shape (its headers too), its answer
+      // back to the contract.
+      adapter.headers(headers)
       const whole =
         body instanceof Readable ? readWhole(body, headers, opts.bodyLimit) : Promise.resolve(body)
       whole
