@@ -25,42 +25,45 @@ export type TypeName = (typeof TYPE_NAMES)[number]
 const typeName = z.enum(TYPE_NAMES)
 
 /** A type: its name, or `{ type, scale | zone | separator }` for the types that take an option. */
-export const typeSchema = z.union([
-  typeName,
-  z
-    .strictObject({
-      type: typeName,
-      /** money: the upstream counts in units this many times smaller (100: cents); a power of 10. */
-      scale: z
-        .number()
-        .int()
-        .refine((n) => /^10*$/.test(String(n)), { error: 'a power of 10: 10, 100, 1000000…' })
-        .optional(),
-      /** datetime: the zone the upstream's text is written in; `+08:00` when not given. */
-      zone: z
-        .string()
-        .regex(/^[+-]\d{2}:\d{2}$/, { error: 'an offset such as +08:00' })
-        .optional(),
-      /** csv, csv-int: what separates the items; `,` when not given. */
-      separator: z.string().min(1).optional(),
-    })
-    .superRefine((t, ctx) => {
-      const allowed: Record<string, TypeName[]> = {
-        scale: ['money', 'cents'],
-        zone: ['datetime'],
-        separator: ['csv', 'csv-int'],
-      }
-      for (const [option, types] of Object.entries(allowed)) {
-        if (option in t && !types.includes(t.type)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [option],
-            message: `\`${option}\` goes with ${types.join(' or ')}, not ${t.type}`,
-          })
+export const typeSchema = z.union(
+  [
+    typeName,
+    z
+      .strictObject({
+        type: typeName,
+        /** money: the upstream counts in units this many times smaller (100: cents); a power of 10. */
+        scale: z
+          .number()
+          .int()
+          .refine((n) => /^10*$/.test(String(n)), { error: 'a power of 10: 10, 100, 1000000…' })
+          .optional(),
+        /** datetime: the zone the upstream's text is written in; `+08:00` when not given. */
+        zone: z
+          .string()
+          .regex(/^[+-]\d{2}:\d{2}$/, { error: 'an offset such as +08:00' })
+          .optional(),
+        /** csv, csv-int: what separates the items; `,` when not given. */
+        separator: z.string().min(1).optional(),
+      })
+      .superRefine((t, ctx) => {
+        const allowed: Record<string, TypeName[]> = {
+          scale: ['money', 'cents'],
+          zone: ['datetime'],
+          separator: ['csv', 'csv-int'],
         }
-      }
-    }),
-], { error: `not a type: one of ${TYPE_NAMES.join(', ')}, or { type: …, scale | zone | separator: … }` })
+        for (const [option, types] of Object.entries(allowed)) {
+          if (option in t && !types.includes(t.type)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [option],
+              message: `\`${option}\` goes with ${types.join(' or ')}, not ${t.type}`,
+            })
+          }
+        }
+      }),
+  ],
+  { error: `not a type: one of ${TYPE_NAMES.join(', ')}, or { type: …, scale | zone | separator: … }` },
+)
 export type TypeSpec = z.infer<typeof typeSchema>
 
 interface Resolved {
@@ -148,7 +151,8 @@ function truth(value: Json): boolean | null {
 }
 
 /** "2026-11-28 10:30:00" (also with T, with / in the date, without seconds, or a date alone). */
-const DATETIME = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/
+const DATETIME =
+  /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/
 
 function parseDatetime(text: string, zoneMinutes: number): number | null {
   const m = DATETIME.exec(text.trim())
@@ -158,7 +162,8 @@ function parseDatetime(text: string, zoneMinutes: number): number | null {
   if (zone === 'Z') offset = 0
   else if (zone) {
     const digits = zone.replace(':', '')
-    offset = (digits.startsWith('-') ? -1 : 1) * (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5)))
+    offset =
+      (digits.startsWith('-') ? -1 : 1) * (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5)))
   }
   const utc = Date.UTC(
     Number(y),

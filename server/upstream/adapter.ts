@@ -85,7 +85,13 @@ const endpointAdapterSchema = z.strictObject({
     .optional(),
 })
 
-const ENVELOPE_DEFAULT = { code: 'code', message: 'msg', data: 'data', success: [1, 200], sessionLost: [10001, 401] }
+const ENVELOPE_DEFAULT = {
+  code: 'code',
+  message: 'msg',
+  data: 'data',
+  success: [1, 200],
+  sessionLost: [10001, 401],
+}
 
 export const adapterSchema = z.strictObject({
   envelope: z
@@ -264,7 +270,8 @@ function fillAll(root: Record<string, Json>, path: string, value: Json, always: 
   const cut = path.lastIndexOf('.')
   const parent = cut < 0 ? '' : path.slice(0, cut)
   const key = path.slice(cut + 1)
-  if (parent !== '' && !parent.includes('[]') && getAll(root, parent).length === 0) setAt(root, parent, [], {})
+  if (parent !== '' && !parent.includes('[]') && getAll(root, parent).length === 0)
+    setAt(root, parent, [], {})
   const holders = parent === '' ? [{ at: [] as number[], value: root as Json }] : getAll(root, parent)
   for (const h of holders) {
     if (h.value === null || typeof h.value !== 'object' || Array.isArray(h.value)) continue
