@@ -258,6 +258,24 @@ describe('other habits, each both ways', () => {
     expect(checkAnswer(announcement, JSON.stringify(answer))).toEqual([])
   })
 
+  it('a count beside a bare list, in the envelope, taken into the page', () => {
+    const layui = loadAdapter(
+      'l.yaml',
+      'envelope: { success: [0] }\nendpoints:\n  fundFlow:\n    answer: { wrap: list, fromEnvelope: { count: total }, page: true }\n',
+    )
+    const answer = layui.answer(
+      fundFlow,
+      { code: 0, msg: '', count: 45, data: [{ id: 1 }] },
+      { page: '3', page_size: '20' },
+    )
+    expect(answer.data).toEqual({ list: [{ id: 1 }], total: 45, page: 3, page_size: 20, has_more: true })
+    // Nothing there: nothing taken, and the page counts its rows.
+    expect(layui.answer(fundFlow, { code: 0, msg: '', data: [] }).data).toMatchObject({
+      total: 0,
+      has_more: false,
+    })
+  })
+
   it('data one level deeper for one endpoint, and a missing field defaulted', () => {
     const user = {
       player_id: 3,

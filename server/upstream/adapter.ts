@@ -71,6 +71,11 @@ const endpointAdapterSchema = z.strictObject({
     .strictObject({
       /** The upstream's data (a bare list, say) placed at this path of ours (`list`), before the rest. */
       wrap: placeSchema.optional(),
+      /**
+       * Fields the upstream puts beside its data, in the envelope (`count` beside a bare list): the
+       * path in its whole answer → ours in `data`; after `wrap`, before the rest.
+       */
+      fromEnvelope: z.record(placeSchema, placeSchema).optional(),
       /** The upstream's path → ours, inside `data`; applied in the order written. */
       rename: z.record(pathSchema, pathSchema).optional(),
       /** Per field (by our path): the upstream's value → ours. */
@@ -402,7 +407,12 @@ export class Adapter {
         data = wrapped
       }
       if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-        data = this.translateData(spec, structuredClone(data) as Record<string, Json>, query)
+        data = structuredClone(data) as Record<string, Json>
+        for (const [theirs, ours] of Object.entries(spec.fromEnvelope ?? {})) {
+          const value = first(theirs)
+          if (value !== undefined) setAt(data as Record<string, Json>, ours, [], structuredClone(value))
+        }
+        data = this.translateData(spec, data as Record<string, Json>, query)
       }
     }
     return { code, msg, data }
