@@ -239,6 +239,10 @@ describe('other habits, each both ways', () => {
       msg: '超限',
       data: null,
     })
+    // A refusal whose own code the app would read as success or a logout: a plain refusal.
+    for (const theirs of ['1', 200, 401, '10001']) {
+      expect(adapter.answer(getBalance, { success: false, errCode: theirs, errMsg: '失败' }).code).toBe(0)
+    }
     // Without `ok`, a boolean in the success list is matched too.
     const flagged = loadAdapter('f.yaml', 'envelope: { code: success, success: [true] }')
     expect(flagged.answer(getBalance, { success: true, msg: 'ok', data: {} }).code).toBe(1)

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Endpoint } from '@shared/contract/endpoint'
 import { ENDPOINTS } from '@shared/contract/registry'
-import { CODE } from '@shared/envelope'
+import { CODE, isSessionLostCode, isSuccessCode } from '@shared/envelope'
 import { LineCounter, parseDocument } from 'yaml'
 import { z } from 'zod'
 import { hasMore } from '../http/paged'
@@ -387,15 +387,21 @@ export class Adapter {
       rawCode !== undefined && list.some((c) => String(c) === String(rawCode))
     const flag = env.ok === undefined ? undefined : first(env.ok)
     const ok = env.ok === undefined ? matches(env.success) : flag === true || flag === 1 || flag === 'true'
+    const own =
+      typeof rawCode === 'number' && Number.isInteger(rawCode)
+        ? rawCode
+        : typeof rawCode === 'string' && /^-?\d+$/.test(rawCode.trim())
+          ? Number(rawCode)
+          : CODE.failed
+    // A refusal whose own code is one the app reads as success or as a lost session (a backend whose
+    // failure code is 1, say) goes as a plain refusal: never as a success, never as a logout.
     const code = ok
       ? CODE.ok
       : matches(env.sessionLost)
         ? CODE.sessionExpired
-        : typeof rawCode === 'number' && Number.isInteger(rawCode)
-          ? rawCode
-          : typeof rawCode === 'string' && /^-?\d+$/.test(rawCode.trim())
-            ? Number(rawCode)
-            : CODE.failed
+        : isSuccessCode(own) || isSessionLostCode(own)
+          ? CODE.failed
+          : own
     const msgValue = first(env.message)
     const msg = typeof msgValue === 'string' ? msgValue : ''
     let data: Json = first(env.data) ?? null
