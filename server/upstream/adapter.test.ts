@@ -180,7 +180,7 @@ describe('other habits, each both ways', () => {
     '  rename:',
     '    token: { name: Authorization, value: "Bearer {value}" }',
     '    Idempotency-Key: X-Request-Id',
-    '  set: { X-App-Version: "2" }',
+    '  set: { X-App-Version: 2 }',
     'request:',
     '  set: { appId: h5 }',
     'endpoints:',

@@ -124,7 +124,7 @@ export const adapterSchema = z.strictObject({
           ]),
         )
         .optional(),
-      set: z.record(headerName, z.string()).optional(),
+      set: z.record(headerName, z.union([z.string(), z.number()]).transform(String)).optional(),
     })
     .optional(),
   /** Every call's fields the upstream requires whatever the endpoint (`appId`, `lang`…): its path → the value. */
