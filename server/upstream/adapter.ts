@@ -166,6 +166,13 @@ export function loadAdapter(file: string, text = readFileSync(file, 'utf8')): Ad
     }
     return undefined
   }
+  /** Where a key of the map at `path` is written. */
+  const keyAt = (path: readonly PropertyKey[], key: string) => {
+    const map = doc.getIn(path as unknown[], true) as
+      | { items?: { key: { value?: unknown; range?: [number, number] } }[] }
+      | undefined
+    return map?.items?.find((i) => i.key?.value === key)?.key?.range?.[0]
+  }
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => {
       // An unknown key is found at the key itself, not at the object holding it.
@@ -180,7 +187,7 @@ export function loadAdapter(file: string, text = readFileSync(file, 'utf8')): Ad
       unknown
         .map(
           (id) =>
-            `${file}${at(nodeAt(['endpoints', id]))}: endpoints.${id}: no such endpoint (docs/upstream.md lists them)`,
+            `${file}${at(keyAt(['endpoints'], id) ?? nodeAt(['endpoints', id]))}: endpoints.${id}: no such endpoint (docs/upstream.md lists them)`,
         )
         .join('\n'),
     )
