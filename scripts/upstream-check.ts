@@ -107,8 +107,10 @@ async function call(
   let body: string | Uint8Array | undefined
   if (options.adapter) {
     // Renamed and set as the file says (`token` → `Authorization: Bearer …`), as proxy mode sends them.
-    headers = new Headers(options.adapter.headers(Object.fromEntries(headers)) as Record<string, string>)
-    const translated = options.adapter.request(endpoint, fields)
+    const bag: Record<string, string> = Object.fromEntries(headers)
+    const fromHeaders = options.adapter.headers(bag)
+    headers = new Headers(bag)
+    const translated = options.adapter.request(endpoint, fields, fromHeaders)
     const encoded = await encodeCall(translated)
     method = translated.method
     url = `${base}${encoded.path}`

@@ -414,7 +414,7 @@ export async function upstreamProxy(
       }
       // With an adapter: the call translated to the upstream's shape (its headers too), its answer
       // back to the contract.
-      adapter.headers(headers)
+      const fromHeaders = adapter.headers(headers)
       const whole =
         body instanceof Readable ? readWhole(body, headers, opts.bodyLimit) : Promise.resolve(body)
       whole
@@ -425,7 +425,7 @@ export async function upstreamProxy(
             : {}
           const translate = answerTranslator(adapter, endpoint, fields)
           if (!endpoint) return send(raw, undefined, translate)
-          const translated = adapter.request(endpoint, fields)
+          const translated = adapter.request(endpoint, fields, fromHeaders)
           const call = await encodeCall(translated)
           delete headers['content-type']
           delete headers['content-length']

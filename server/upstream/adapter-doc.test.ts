@@ -36,7 +36,9 @@ describe('docs/upstream-adapter.md', () => {
       fields: { pageNum: '1', bizType: 'TOPUP', appId: 'h5' },
     })
     expect(section).toContain('`GET /api/v1/wallet/flows?pageNum=1&bizType=TOPUP&appId=h5`')
-    expect(adapter.headers({ token: '7f3c' })).toEqual({ authorization: 'Bearer 7f3c' })
+    const headers = { token: '7f3c' }
+    adapter.headers(headers)
+    expect(headers).toEqual({ authorization: 'Bearer 7f3c' })
 
     const balance = adapter.answer(getBalance, {
       status: '0000',

@@ -344,7 +344,8 @@ describe('other habits, each both ways', () => {
   })
 
   it('headers: the session token as a bearer, the idempotency key under the upstream’s name, constants set', () => {
-    const headers = adapter.headers({ token: 'abc', 'idempotency-key': 'k1', accept: 'application/json' })
+    const headers = { token: 'abc', 'idempotency-key': 'k1', accept: 'application/json' }
+    expect(adapter.headers(headers)).toEqual({})
     expect(headers).toEqual({
       authorization: 'Bearer abc',
       'x-request-id': 'k1',
@@ -352,9 +353,30 @@ describe('other habits, each both ways', () => {
       'x-app-version': '2',
     })
     // Nothing to rename when the call has no session.
-    expect(adapter.headers({ accept: '*/*' })).toEqual({ accept: '*/*', 'x-app-version': '2' })
+    const anonymous = { accept: '*/*' }
+    adapter.headers(anonymous)
+    expect(anonymous).toEqual({ accept: '*/*', 'x-app-version': '2' })
     // Without a `headers` key nothing changes.
-    expect(loadAdapter('n.yaml', '{}').headers({ token: 't' })).toEqual({ token: 't' })
+    const plain = { token: 't' }
+    loadAdapter('n.yaml', '{}').headers(plain)
+    expect(plain).toEqual({ token: 't' })
+  })
+
+  it('the session token moved out of the headers into the call’s fields (`?token=`), templated or not', () => {
+    const inQuery = loadAdapter(
+      'q.yaml',
+      'headers:\n  rename:\n    token: { field: token }\n    Idempotency-Key: { field: nonce, value: "k-{value}" }\n',
+    )
+    const headers = { token: 'abc', 'idempotency-key': '7', accept: '*/*' }
+    const fromHeaders = inQuery.headers(headers)
+    expect(headers).toEqual({ accept: '*/*' })
+    expect(fromHeaders).toEqual({ token: 'abc', nonce: 'k-7' })
+    expect(inQuery.request(getBalance, { player_id: '9' }, fromHeaders)).toEqual({
+      method: 'GET',
+      path: '/api/api/getBalance',
+      encoding: 'query',
+      fields: { player_id: '9', token: 'abc', nonce: 'k-7' },
+    })
   })
 
   it('refuses what is not a dot path, a type option on the wrong type, and a header template without {value}', () => {

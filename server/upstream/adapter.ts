@@ -27,6 +27,9 @@ const types = z.record(pathSchema, typeSchema)
 /** A header's name (RFC 9110 token), matched whatever its case. */
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: 'not a header name' })
 
+/** A header's new value around ours: `Bearer {value}`. */
+const template = z.string().includes('{value}', { error: 'must hold {value}, where our value goes' })
+
 const envelopeKeys = {
   /** Where the upstream puts the code, the message and the data (dot paths). */
   code: placeSchema,
@@ -117,10 +120,9 @@ export const adapterSchema = z.strictObject({
           headerName,
           z.union([
             headerName,
-            z.strictObject({
-              name: headerName,
-              value: z.string().includes('{value}', { error: 'must hold {value}, where our value goes' }),
-            }),
+            z.strictObject({ name: headerName, value: template }),
+            /** Out of the headers into the call's fields (`?token=…`), the backend's name. */
+            z.strictObject({ field: placeSchema, value: template.optional() }),
           ]),
         )
         .optional(),
@@ -323,10 +325,11 @@ export class Adapter {
 
   /**
    * Our call (its fields from the query and the body) as the upstream wants it: defaults, values,
-   * types (each by our path), renames, then the fields set for every call and for this one, and
-   * `{name}` in the path filled from the field of that name.
+   * types (each by our path), renames, then the fields set for every call and for this one and
+   * those `headers` moved out of the headers, and `{name}` in the path filled from the field of
+   * that name.
    */
-  request(endpoint: Endpoint, fields: Fields): UpstreamCall {
+  request(endpoint: Endpoint, fields: Fields, fromHeaders: Fields = {}): UpstreamCall {
     const entry = this.forEndpoint(endpoint)
     const req = entry?.request
     const out = structuredClone(fields) as Record<string, Json>
@@ -334,7 +337,7 @@ export class Adapter {
     for (const [path, map] of Object.entries(req?.values ?? {})) mapAll(out, path, mapValue(map))
     for (const [path, type] of Object.entries(req?.types ?? {})) mapAll(out, path, (v) => encode(v, type))
     for (const [ours, theirs] of Object.entries(req?.rename ?? {})) moveAll(out, ours, theirs)
-    for (const set of [this.file.request?.set, req?.set]) {
+    for (const set of [this.file.request?.set, req?.set, fromHeaders]) {
       for (const [path, value] of Object.entries(set ?? {})) fillAll(out, path, value, true)
     }
     const method = entry?.method ?? endpoint.method
@@ -355,20 +358,23 @@ export class Adapter {
   /**
    * A call's headers as the upstream wants them (the file's `headers`), changed in place: ours
    * renamed, their value written into a template where one is given (`Bearer {value}`), then the
-   * upstream's constants set. Names are matched whatever their case; `headers` holds them in lower case.
+   * upstream's constants set. Names are matched whatever their case; `headers` holds them in lower
+   * case. Returns the headers moved into the call's fields (`token` → `?token=`), for `request`.
    */
-  headers(headers: HeaderBag): HeaderBag {
+  headers(headers: HeaderBag): Fields {
     const spec = this.file.headers
+    const fields: Fields = {}
     for (const [from, to] of Object.entries(spec?.rename ?? {})) {
       const value = headers[from.toLowerCase()]
       if (value === undefined) continue
       delete headers[from.toLowerCase()]
       const text = Array.isArray(value) ? value.join(', ') : value
       if (typeof to === 'string') headers[to.toLowerCase()] = text
-      else headers[to.name.toLowerCase()] = to.value.replaceAll('{value}', text)
+      else if ('name' in to) headers[to.name.toLowerCase()] = to.value.replaceAll('{value}', text)
+      else fields[to.field] = to.value === undefined ? text : to.value.replaceAll('{value}', text)
     }
     for (const [name, value] of Object.entries(spec?.set ?? {})) headers[name.toLowerCase()] = value
-    return headers
+    return fields
   }
 
   /** The envelope for an endpoint: the file's, with the endpoint's own keys over it. */
