@@ -23,6 +23,13 @@ describe('docs/upstream-adapter.md', () => {
     }
   })
 
+  it('shows the mistakes a file with mistakes is refused with, as they are', () => {
+    const section = DOC.slice(DOC.indexOf('## Checking a file'), DOC.indexOf('## A worked example'))
+    const bad = /```text\n([\s\S]*?)^```$/m.exec(section)?.[1] ?? ''
+    const shown = /```\nUPSTREAM_ADAPTER is not valid:\n([\s\S]*?)^```$/m.exec(section)?.[1] ?? ''
+    expect(() => loadAdapter('adapter.yaml', bad)).toThrow(shown.trimEnd())
+  })
+
   it('its worked example translates the call and the answers as the page shows', () => {
     const section = DOC.slice(DOC.indexOf('## A worked example'), DOC.indexOf('## The file'))
     const yaml = blocks.find((b) => section.includes(b))

@@ -79,6 +79,14 @@ describe('adapter types', () => {
     expect(encode('1,2', 'csv')).toBe('1,2')
   })
 
+  it('from0: numbers counted from 0 (a zero-based page) ↔ from 1', () => {
+    expect(decode(0, 'from0')).toBe(1)
+    expect(decode('4', 'from0')).toBe(5)
+    expect(decode('x', 'from0')).toBe('x')
+    expect(encode('1', 'from0')).toBe(0)
+    expect(encode(3, 'from0')).toBe(2)
+  })
+
   it('string, number and int', () => {
     expect(decode(1.95, 'string')).toBe('1.95')
     expect(decode('42', 'int')).toBe(42)

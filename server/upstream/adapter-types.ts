@@ -19,6 +19,7 @@ export const TYPE_NAMES = [
   'yn',
   'csv',
   'csv-int',
+  'from0',
 ] as const
 export type TypeName = (typeof TYPE_NAMES)[number]
 
@@ -218,6 +219,10 @@ export function decode(value: Json, spec: TypeSpec): Json {
     case 'bool01':
     case 'yn':
       return truth(value) ?? value
+    case 'from0': {
+      const n = integer(value)
+      return n === null ? value : n + 1
+    }
     case 'csv':
     case 'csv-int': {
       if (typeof value !== 'string') return value
@@ -262,6 +267,10 @@ export function encode(value: Json, spec: TypeSpec): Json {
     case 'yn': {
       const b = truth(value)
       return b === null ? value : b ? 'Y' : 'N'
+    }
+    case 'from0': {
+      const n = integer(value)
+      return n === null ? value : n - 1
     }
     case 'csv':
     case 'csv-int':
