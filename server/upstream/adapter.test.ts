@@ -379,6 +379,19 @@ describe('other habits, each both ways', () => {
     })
   })
 
+  it('takes names with hyphens in paths', () => {
+    const hyphens = loadAdapter(
+      'h.yaml',
+      'endpoints:\n  getBalance:\n    answer:\n      rename: { usdt-balance: balance }\n',
+    )
+    expect(hyphens.answer(getBalance, { code: 1, msg: '', data: { 'usdt-balance': '1.00' } }).data).toEqual({
+      balance: '1.00',
+    })
+    expect(() =>
+      loadAdapter('h.yaml', 'endpoints:\n  getBalance:\n    answer:\n      rename: { "a..b": balance }\n'),
+    ).toThrow(/h\.yaml:4: endpoints\.getBalance\.answer\.rename\.a\.\.b: not a dot path/)
+  })
+
   it('refuses what is not a dot path, a type option on the wrong type, and a header template without {value}', () => {
     expect(() =>
       loadAdapter('a.yaml', 'endpoints:\n  announcement:\n    answer:\n      wrap: "list[]"\n'),

@@ -13,12 +13,12 @@ import { decode, encode, typeSchema } from './adapter-types'
  * docs/upstream-adapter.md describes every key; this module reads, checks and applies it.
  */
 
-/** A dot path, `[]` for every element of a list: `records[].createdAt`. */
-const pathSchema = z.string().regex(/^[A-Za-z_$][\w$]*(\[\])?(\.[A-Za-z_$][\w$]*(\[\])?)*$/, {
+/** A dot path, `[]` for every element of a list: `records[].createdAt`; names may hold `-` (`x-total`). */
+const pathSchema = z.string().regex(/^[A-Za-z_$][\w$-]*(\[\])?(\.[A-Za-z_$][\w$-]*(\[\])?)*$/, {
   error: 'not a dot path such as `records[].createdAt`',
 })
 /** A dot path to one place, without lists: `result.page`. */
-const placeSchema = z.string().regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/, {
+const placeSchema = z.string().regex(/^[A-Za-z_$][\w$-]*(\.[A-Za-z_$][\w$-]*)*$/, {
   error: 'not a dot path such as `result.records` (no `[]`)',
 })
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()])
@@ -179,7 +179,9 @@ export function loadAdapter(file: string, text = readFileSync(file, 'utf8')): Ad
     const problems = parsed.error.issues.map((i) => {
       // An unknown key is found at the key itself, not at the object holding it.
       const path = i.code === 'unrecognized_keys' && i.keys[0] !== undefined ? [...i.path, i.keys[0]] : i.path
-      return `${file}${at(nodeAt(path))}: ${i.path.join('.') || '(file)'}: ${i.message}`
+      // A bad key of a map (a path that is not a dot path): the key's own problem, not "Invalid key".
+      const message = i.code === 'invalid_key' ? (i.issues[0]?.message ?? i.message) : i.message
+      return `${file}${at(nodeAt(path))}: ${i.path.join('.') || '(file)'}: ${message}`
     })
     throw new AdapterError(problems.join('\n'))
   }
