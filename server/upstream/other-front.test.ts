@@ -167,7 +167,7 @@ describe('proxy mode with the adapter', () => {
 })
 
 describe('upstream:check against the other backend', () => {
-  it('with the adapter file: every call it makes conforms', async () => {
+  it('with the adapter file: every call it makes conforms, reads and safe writes', async () => {
     const report = await runCheck({
       url: front.url,
       credentials: DEMO,
@@ -177,6 +177,19 @@ describe('upstream:check against the other backend', () => {
     expect(report.rows.filter((r) => r.conforms === false)).toEqual([])
     expect(report.ok).toBe(true)
     expect(report.rows.find((r) => r.step === 'fundFlow')?.note).toMatch(/the adapter covers \d+ difference/)
+    // The safe writes too (bind and delete an address, set a setting back…).
+    const writes = await runCheck({
+      url: front.url,
+      credentials: DEMO,
+      allowWrites: true,
+      adapter: loadAdapter(ADAPTER),
+    })
+    expect(writes.rows.filter((r) => r.conforms === false)).toEqual([])
+    expect(writes.rows.find((r) => r.step === 'bindWallet')).toMatchObject({
+      outcome: 'answered',
+      conforms: true,
+    })
+    expect(writes.ok).toBe(true)
   })
 
   it('without it: every call is named, with the envelope’s fields, what the contract expects and what came', async () => {
