@@ -305,6 +305,23 @@ describe('parseCheckArgs', () => {
     })
   })
 
+  it('with --adapter alone, checks the file only: valid, or each mistake with its line', async () => {
+    const market = join(ROOT_DIR, 'fixtures/upstream/market-habits.adapter.yaml')
+    expect(parseCheckArgs(['--adapter', market])).toEqual({ adapterOnly: market })
+    expect(parseCheckArgs(['--adapter', market, '--json'])).toEqual({ error: '--json needs --url' })
+    let out = ''
+    expect(await main(['--adapter', market], (t) => (out += t))).toBe(0)
+    expect(out).toBe(`${market}: valid (19 endpoints adapted)\n`)
+    out = ''
+    expect(await main(['--adapter', join(ROOT_DIR, 'package.json')], (t) => (out += t))).toBe(2)
+    expect(out).toMatch(/^the adapter file is not valid:\n.*package\.json:2: \(file\): Unrecognized keys/)
+    // With --url too, a bad file stops the check before any call.
+    out = ''
+    const bad = ['--url', 'http://127.0.0.1:9', '--phone', '1', '--password', 'p']
+    expect(await main([...bad, '--adapter', join(ROOT_DIR, 'package.json')], (t) => (out += t))).toBe(2)
+    expect(out).toContain('package.json:2:')
+  })
+
   it('exits 2 with the usage on bad arguments', async () => {
     let out = ''
     expect(await main(['--url', 'nope'], (t) => (out += t))).toBe(2)

@@ -6,7 +6,12 @@ import type { Endpoint } from '@shared/contract/endpoint'
 import { encodeBody, pathWithQuery } from '@shared/contract/request'
 import { tronAddressFromAccountId } from '@shared/tron'
 import { encodeCall } from '../server/upstream/adapted-call'
-import { type Adapter, type Fields, loadAdapter as loadAdapterFile } from '../server/upstream/adapter'
+import {
+  type Adapter,
+  AdapterError,
+  type Fields,
+  loadAdapter as loadAdapterFile,
+} from '../server/upstream/adapter'
 import { describeValue, type Mismatch } from '../server/upstream/compare-answer'
 import {
   type CallInput,
@@ -92,7 +97,7 @@ async function call(
   endpoint: Endpoint,
   input: CallInput,
 ): Promise<{ status: number; body: unknown; raw: unknown } | { error: string }> {
-  const headers = new Headers({ accept: 'application/json' })
+  let headers = new Headers({ accept: 'application/json' })
   if (state.token) headers.set(TOKEN_HEADER, state.token)
   if (endpoint.idempotent) headers.set(IDEMPOTENCY_HEADER, randomBytes(16).toString('hex'))
   const base = options.url.replace(/\/$/, '')
@@ -101,7 +106,11 @@ async function call(
   let url: string
   let body: string | Uint8Array | undefined
   if (options.adapter) {
-    const translated = options.adapter.request(endpoint, fields)
+    // Renamed and set as the file says (`token` → `Authorization: Bearer …`), as proxy mode sends them.
+    const bag: Record<string, string> = Object.fromEntries(headers)
+    const fromHeaders = options.adapter.headers(bag)
+    headers = new Headers(bag)
+    const translated = options.adapter.request(endpoint, fields, fromHeaders)
     const encoded = await encodeCall(translated)
     method = translated.method
     url = `${base}${encoded.path}`
@@ -296,7 +305,13 @@ Calls every endpoint of the contract on a live upstream and compares each answer
                          JSON or YAML: docs/upstream-adapter.md); calls go out in the upstream's shape
   --timeout MS           time for one call (default ${REQUEST_TIMEOUT_MS})
 
-Exit status 0 when every call made conforms, 1 when one does not, 2 on bad arguments.`
+       npm run upstream:check -- --adapter FILE
+
+With --adapter alone, only reads and checks the adapter file (each mistake with its line) and calls
+nothing.
+
+Exit status 0 when every call made conforms (or the file alone is valid), 1 when one does not, 2 on
+bad arguments or an adapter file that is not valid.`
 
 export interface CliArgs {
   url: string
@@ -308,7 +323,9 @@ export interface CliArgs {
 }
 
 /** The command line, or an error message naming what is wrong. */
-export function parseCheckArgs(argv: readonly string[]): CliArgs | { error: string } {
+export function parseCheckArgs(
+  argv: readonly string[],
+): CliArgs | { adapterOnly: string } | { error: string } {
   let values: Record<string, string | boolean | undefined>
   try {
     values = parseArgs({
@@ -331,6 +348,12 @@ export function parseCheckArgs(argv: readonly string[]): CliArgs | { error: stri
     return { error: error instanceof Error ? error.message : String(error) }
   }
   if (values.help) return { error: '' }
+  if (typeof values.adapter === 'string' && values.url === undefined) {
+    // Only the adapter file is checked (no upstream is called).
+    const others = Object.keys(values).filter((k) => k !== 'adapter' && values[k] !== undefined)
+    if (others.length > 0) return { error: `--${others[0]} needs --url` }
+    return { adapterOnly: values.adapter }
+  }
   const url = values.url
   if (typeof url !== 'string' || !/^https?:\/\/[^/]+/.test(url))
     return { error: '--url must be an http(s) URL' }
@@ -369,11 +392,24 @@ export async function main(
     out(`${args.error ? `${args.error}\n\n` : ''}${USAGE}\n`)
     return args.error ? 2 : 0
   }
+  let adapter: UpstreamAdapter | undefined
+  try {
+    adapter = loadAdapter('adapterOnly' in args ? args.adapterOnly : args.adapterFile)
+  } catch (error) {
+    if (!(error instanceof AdapterError)) throw error
+    out(`the adapter file is not valid:\n${error.message}\n`)
+    return 2
+  }
+  if ('adapterOnly' in args) {
+    const count = Object.keys(adapter?.file.endpoints ?? {}).length
+    out(`${args.adapterOnly}: valid (${count} endpoint${count === 1 ? '' : 's'} adapted)\n`)
+    return 0
+  }
   const report = await runCheck({
     url: args.url,
     credentials: args.credentials,
     allowWrites: args.allowWrites,
-    ...(args.adapterFile ? { adapter: loadAdapter(args.adapterFile) } : {}),
+    ...(adapter ? { adapter } : {}),
     ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
   })
   out(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report))

@@ -612,7 +612,8 @@ function checkSection(): string[] {
     'removed or lock the account are never called; each endpoint below says how the check treats it.',
     '`--adapter FILE` reads the adapter file proxy mode reads (`UPSTREAM_ADAPTER`, JSON or YAML,',
     '[docs/upstream-adapter.md](upstream-adapter.md)): calls go out in the upstream’s shape and answers are',
-    'translated back before they are judged.',
+    'translated back before they are judged. `--adapter FILE` alone, without `--url`, only checks the file',
+    'and names the line of each mistake.',
     '',
   ]
 }

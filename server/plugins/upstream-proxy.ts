@@ -436,7 +436,9 @@ export async function upstreamProxy(
         else readWhole(body, headers, opts.bodyLimit).then(send, (err: Error) => reply.send(err))
         return
       }
-      // With an adapter: the call translated to the upstream's shape, its answer back to the contract.
+      // With an adapter: the call translated to the upstream's shape (its headers too), its answer
+      // back to the contract.
+      const fromHeaders = adapter.headers(headers)
       const whole =
         body instanceof Readable ? readWhole(body, headers, opts.bodyLimit) : Promise.resolve(body)
       whole
@@ -447,7 +449,7 @@ export async function upstreamProxy(
             : {}
           const translate = answerTranslator(adapter, endpoint, fields)
           if (!endpoint) return send(raw, undefined, translate)
-          const translated = adapter.request(endpoint, fields)
+          const translated = adapter.request(endpoint, fields, fromHeaders)
           const call = await encodeCall(translated)
           delete headers['content-type']
           delete headers['content-length']

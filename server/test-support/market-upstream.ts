@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http'
 
 /**
  * A small upstream with the field habits common in this market, for the adapter's tests: code 200
@@ -9,8 +9,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
  */
 export interface MarketUpstream {
   readonly url: string
-  /** Every call as it arrived: method, path and query, body. */
-  readonly calls: { method: string; url: string; body: string; contentType: string }[]
+  /** Every call as it arrived: method, path and query, body, headers. */
+  readonly calls: {
+    method: string
+    url: string
+    body: string
+    contentType: string
+    headers: IncomingHttpHeaders
+  }[]
   close(): Promise<void>
 }
 
@@ -34,6 +40,7 @@ export async function startMarketUpstream(): Promise<MarketUpstream> {
       url: req.url ?? '',
       body,
       contentType: req.headers['content-type'] ?? '',
+      headers: req.headers,
     })
     const url = new URL(req.url ?? '/', 'http://upstream')
     const answer = (code: number, message: string, data: unknown) => {

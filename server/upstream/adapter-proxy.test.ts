@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getBalance, login } from '@shared/contract/account'
 import { fundFlow } from '@shared/contract/wallet'
@@ -113,6 +115,26 @@ describe('without it', () => {
       .json()
       .data.violations.map((v: { endpoint: string; path: string }) => `${v.endpoint} ${v.path}`)
     expect(names).toContain('fundFlow (endpoint)')
+  })
+})
+
+describe('headers the file renames', () => {
+  it('go out under the upstream’s names, or as fields of the call', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adapter-'))
+    const file = join(dir, 'headers.yaml')
+    writeFileSync(file, 'headers:\n  rename:\n    token: { field: token }\n  set: { X-Channel: h5 }\n')
+    const app = await buildApp(
+      testConfig({ MODE: 'proxy', UPSTREAM_URL: upstream.url, UPSTREAM_ADAPTER: file }),
+    )
+    try {
+      await app.inject({ url: '/api/api/getBalance?player_id=9', headers: { token: 'mk-7f3c2a' } })
+      expect(upstream.calls.at(-1)?.url).toBe('/api/api/getBalance?player_id=9&token=mk-7f3c2a')
+      expect(upstream.calls.at(-1)?.headers).toMatchObject({ 'x-channel': 'h5' })
+      expect(upstream.calls.at(-1)?.headers).not.toHaveProperty('token')
+    } finally {
+      await app.close()
+      rmSync(dir, { recursive: true })
+    }
   })
 })
 

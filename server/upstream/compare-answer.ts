@@ -41,7 +41,12 @@ const pathText = (prefix: string, path: readonly PropertyKey[]): string =>
 function expectedOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.expected === 'int' ? 'integer' : issue.expected
+      // A required field of any type (the envelope's `data`) that is missing: zod says "nonoptional".
+      return issue.expected === 'int'
+        ? 'integer'
+        : issue.expected === 'nonoptional'
+          ? 'a value'
+          : issue.expected
     case 'invalid_format': {
       const pattern = 'pattern' in issue && typeof issue.pattern === 'string' ? ` ${issue.pattern}` : ''
       return issue.format === 'regex'
