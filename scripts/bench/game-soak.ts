@@ -164,7 +164,9 @@ export async function runGameSoak(opts: SoakOptions, log: (line: string) => void
     let taps = 0
     let tapFailures = 0
     const newestDraw = () =>
-      page.locator('[data-testid="strip-draw"]').evaluateAll((els) => els[0]?.getAttribute('data-round-id') ?? null)
+      page
+        .locator('[data-testid="strip-draw"]')
+        .evaluateAll((els) => els[0]?.getAttribute('data-round-id') ?? null)
     let lastDraw = await newestDraw()
     let drawsShown = 0
     log(
