@@ -163,7 +163,7 @@ class LoadGen {
   }
 
   stop(): void {
-    this.child.disconnect()
+    if (this.child.connected) this.child.disconnect()
   }
 }
 
@@ -196,6 +196,7 @@ async function startServer(
     HOST: '127.0.0.1',
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
+    SHUTDOWN_DRAIN_MS: '0',
     ...env,
   })
   const base = `http://127.0.0.1:${port}`
@@ -234,6 +235,8 @@ interface StreamRow {
   delivered: number
   expected: number
   cpu: number
+  /** Server CPU ms per block-game draw, everything in the window counted (rounds, heartbeats). */
+  cpuPerDraw: number
   rssPerConn: number
   heapPerConn: number
   rssMb: number
@@ -249,6 +252,7 @@ interface PollRow {
   p50: number
   p99: number
   cpu: number
+  cpuPerDraw: number
   rssMb: number
 }
 
@@ -259,7 +263,9 @@ async function openStreams(gens: LoadGen[], base: string, tokens: string[]): Pro
     gens.map((g, i) => g.ask({ type: 'open', base, tokens: parts[i] ?? [] }, 'opened')),
   )
   const failed = replies.reduce((n, r) => n + r.failed, 0)
+  const retried = replies.reduce((n, r) => n + r.retried, 0)
   const firstError = replies.find((r) => r.firstError)?.firstError
+  if (retried > 0) console.log(`  ${retried} stream openings were refused as busy (503) and tried again`)
   if (failed > 0) console.log(`  ${failed} streams failed to open: ${firstError}`)
   return replies.reduce((n, r) => n + r.ok, 0)
 }
@@ -290,6 +296,7 @@ function deliveriesIn(draws: readonly DrawSeen[], from: number, until: number) {
   return {
     latencies: inWindow.map((d) => d.at - d.drawAt),
     rounds: new Set(inWindow.map((d) => `${d.game} ${d.round}`)).size,
+    blockDraws: new Set(inWindow.filter((d) => d.game === GAME).map((d) => d.round)).size,
     byGame: byGame(inWindow),
   }
 }
@@ -330,6 +337,7 @@ async function streamRows(
       delivered: w.latencies.length,
       expected: w.rounds * open,
       cpu: w.cpu,
+      cpuPerDraw: perDraw(w.cpu, w.blockDraws),
       rssPerConn: (mem.rss - before.rss) / open,
       heapPerConn: (mem.heap - before.heap) / open,
       rssMb: mem.rss / 2 ** 20,
@@ -376,6 +384,7 @@ async function pollRows(
       p50: quantile(deliveries, 0.5),
       p99: quantile(deliveries, 0.99),
       cpu,
+      cpuPerDraw: perDraw(cpu, new Set(seen.map((d) => d.round)).size),
       rssMb,
     })
     console.log(
@@ -386,6 +395,9 @@ async function pollRows(
   }
   return rows
 }
+
+/** CPU ms per draw over a window of WINDOW_MS with `cpu` of a core busy. */
+const perDraw = (cpu: number, draws: number) => (draws > 0 ? (cpu * WINDOW_MS) / draws : Number.NaN)
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 1 : 0)} ms` : '—')
 const kb = (v: number) => (Number.isFinite(v) ? `${(v / 1024).toFixed(1)} KB` : '—')
@@ -405,6 +417,7 @@ function printComparison(streams: StreamRow[], polls: PollRow[]): void {
       'draw → client p99',
       'draws delivered',
       'server CPU (one core = 100 %)',
+      'server CPU per block-game draw',
       'server RSS',
       'RSS per connection',
       'JS heap per connection',
@@ -422,6 +435,7 @@ function printComparison(streams: StreamRow[], polls: PollRow[]): void {
       ms(s.p99),
       `${s.delivered}/${s.expected}`,
       pct(s.cpu),
+      ms(s.cpuPerDraw),
       `${s.rssMb.toFixed(0)} MB`,
       kb(s.rssPerConn),
       kb(s.heapPerConn),
@@ -437,6 +451,7 @@ function printComparison(streams: StreamRow[], polls: PollRow[]): void {
       ms(p.p99),
       '',
       pct(p.cpu),
+      ms(p.cpuPerDraw),
       `${p.rssMb.toFixed(0)} MB`,
       '',
       '',
@@ -451,6 +466,7 @@ function printComparison(streams: StreamRow[], polls: PollRow[]): void {
       ratio(s.p99, p.p99),
       '',
       ratio(s.cpu, p.cpu),
+      ratio(s.cpuPerDraw, p.cpuPerDraw),
       ratio(s.rssMb, p.rssMb),
       '',
       '',
@@ -620,8 +636,8 @@ async function main(): Promise<void> {
     if (SECTIONS.has('proxy')) await proxySection(emu, entry, gens, tokens)
     if (SECTIONS.has('redis')) await redisSection(emu, entry, gens, tokens)
   } finally {
+    await emu.heap?.close()
     for (const g of gens) g.stop()
-    emu.heap?.close()
   }
 }
 
@@ -632,5 +648,7 @@ main()
   })
   .finally(() => {
     stopAll()
+    // A server that has not ended a few seconds after SIGTERM is not waited for.
+    setTimeout(() => stopAll('SIGKILL'), 5_000).unref()
     rmSync(dir, { recursive: true, force: true })
   })

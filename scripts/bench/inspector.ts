@@ -53,7 +53,20 @@ export class HeapProbe {
     return usedSize
   }
 
-  close(): void {
-    this.ws.close()
+  /** Ends the session: a process exiting with a session still open waits for it to end. */
+  close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return Promise.resolve()
+    return new Promise((resolve) => {
+      const done = setTimeout(resolve, 2_000)
+      this.ws.addEventListener(
+        'close',
+        () => {
+          clearTimeout(done)
+          resolve()
+        },
+        { once: true },
+      )
+      this.ws.close()
+    })
   }
 }

@@ -30,7 +30,7 @@ export type LoadCommand =
     }
 
 export type LoadReply =
-  | { type: 'opened'; ok: number; failed: number; firstError: string | null }
+  | { type: 'opened'; ok: number; failed: number; retried: number; firstError: string | null }
   | { type: 'collected'; draws: DrawSeen[] }
   | { type: 'closed' }
   | {
@@ -46,7 +46,9 @@ export type LoadReply =
 const now = (): number => performance.timeOrigin + performance.now()
 
 /** Streams opened at once: more would overflow the server's accept backlog and wait on SYN retries. */
-const OPEN_BATCH = 200
+const OPEN_BATCH = 100
+/** Tries to open one stream while the server answers 503 (busy). */
+const OPEN_ATTEMPTS = 5
 
 const streams = new Set<IncomingMessage>()
 let seen: DrawSeen[] = []
@@ -102,18 +104,31 @@ async function open(baseUrl: string, tokens: string[]): Promise<LoadReply> {
   let ok = 0
   let failed = 0
   let firstError: string | null = null
+  let retried = 0
   for (let i = 0; i < tokens.length; i += OPEN_BATCH) {
-    const batch = tokens.slice(i, i + OPEN_BATCH)
-    const results = await Promise.allSettled(batch.map((t) => openStream(base, t)))
-    for (const r of results) {
-      if (r.status === 'fulfilled') ok++
-      else {
-        failed++
-        firstError ??= r.reason instanceof Error ? r.reason.message : String(r.reason)
+    let batch = tokens.slice(i, i + OPEN_BATCH)
+    for (let attempt = 1; batch.length > 0; attempt++) {
+      const results = await Promise.allSettled(batch.map((t) => openStream(base, t)))
+      const again: string[] = []
+      for (const [k, r] of results.entries()) {
+        if (r.status === 'fulfilled') ok++
+        else {
+          const message = r.reason instanceof Error ? r.reason.message : String(r.reason)
+          // A server shedding load (503) is asked again, as the app reconnects after a pause.
+          const token = batch[k]
+          if (attempt < OPEN_ATTEMPTS && message.includes(' 503 ') && token) again.push(token)
+          else {
+            failed++
+            firstError ??= message
+          }
+        }
       }
+      retried += again.length
+      batch = again
+      if (batch.length > 0) await new Promise((r) => setTimeout(r, 1_000 * attempt))
     }
   }
-  return { type: 'opened', ok, failed, firstError }
+  return { type: 'opened', ok, failed, retried, firstError }
 }
 
 function closeAll(): Promise<LoadReply> {
