@@ -17,6 +17,12 @@
  * slower host (benchmark index under 1000) the default overstates CPU time. The targets are judged on
  * whatever was run; the default run is the one that counts.
  *
+ * Then the game page soak (scripts/bench/game-soak.ts): the block game's page, logged in, held open
+ * for two hours of rounds on a fast world clock at 4× CPU slowdown, its JS heap and DOM nodes
+ * sampled along the way and the latency of picking a bet measured. --no-soak leaves it out,
+ * --soak-only runs it alone; --soak-hours H (default 2), --soak-interval-ms N (wall time between
+ * steps of the clock, default 150) and --soak-cpu-slowdown N (default 4) change it.
+ *
  * Uses Debian's Chromium (CHROME_PATH overrides /usr/bin/chromium); CLIENT_DIST, as for the server,
  * points at another client build, and SERVER_ENTRY (relative to the repository) at another server build.
  */
@@ -29,6 +35,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { chromium } from '@playwright/test'
 import { type LaunchedChrome, launch } from 'chrome-launcher'
+import { formatSoak, runGameSoak } from './bench/game-soak'
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..')
 const SERVER_ENTRY = resolve(ROOT, process.env.SERVER_ENTRY ?? 'dist/server/main.js')
@@ -332,6 +339,14 @@ interface Args {
   path: string
   save: string | undefined
   cpuSlowdown: number | undefined
+  lighthouse: boolean
+  soak: { hours: number; intervalMs: number; cpuSlowdown: number } | null
+}
+
+function positive(flag: string, text: string | undefined): number {
+  const value = Number(text)
+  if (!(value > 0)) throw new Error(`${flag} needs a positive number`)
+  return value
 }
 
 function parseArgs(argv: string[]): Args {
@@ -339,6 +354,8 @@ function parseArgs(argv: string[]): Args {
   let path = '/home'
   let save: string | undefined
   let cpuSlowdown: number | undefined
+  let lighthouse = true
+  let soak: Args['soak'] = { hours: 2, intervalMs: 150, cpuSlowdown: 4 }
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Math.max(1, Number.parseInt(argv[++i] ?? '', 10) || DEFAULT_RUNS)
     else if (argv[i] === '--path') path = argv[++i] ?? path
@@ -347,13 +364,20 @@ function parseArgs(argv: string[]): Args {
       const value = Number(argv[++i])
       if (!(value > 0)) throw new Error('--cpu-slowdown needs a positive number')
       cpuSlowdown = value
-    }
+    } else if (argv[i] === '--no-soak') soak = null
+    else if (argv[i] === '--soak-only') lighthouse = false
+    else if (argv[i] === '--soak-hours' && soak) soak.hours = positive('--soak-hours', argv[++i])
+    else if (argv[i] === '--soak-interval-ms' && soak)
+      soak.intervalMs = positive('--soak-interval-ms', argv[++i])
+    else if (argv[i] === '--soak-cpu-slowdown' && soak)
+      soak.cpuSlowdown = positive('--soak-cpu-slowdown', argv[++i])
   }
-  return { runs, path, save: save === undefined ? undefined : resolve(save), cpuSlowdown }
+  if (!lighthouse && !soak) throw new Error('--soak-only and --no-soak leave nothing to run')
+  return { runs, path, save: save === undefined ? undefined : resolve(save), cpuSlowdown, lighthouse, soak }
 }
 
 async function main(): Promise<void> {
-  const { runs, path, save, cpuSlowdown } = parseArgs(process.argv.slice(2))
+  const { runs, path, save, cpuSlowdown, lighthouse, soak } = parseArgs(process.argv.slice(2))
   const missing = [CLIENT_INDEX, SERVER_ENTRY].filter((f) => !existsSync(f))
   if (missing.length > 0) {
     process.stderr.write(`bench-client: missing ${missing.join(', ')}; run \`npm run build\` first\n`)
@@ -384,7 +408,7 @@ async function main(): Promise<void> {
 
   try {
     const port = await freePort()
-    server = await startServer(port, tmp)
+    if (lighthouse) server = await startServer(port, tmp)
     const url = `http://127.0.0.1:${port}${path}`
     let installability: Installability | undefined
     const measure = async (visit: 'first' | 'repeat'): Promise<Metrics[]> => {
@@ -429,10 +453,29 @@ async function main(): Promise<void> {
     }
     const fontNote = chineseFontNote()
     if (fontNote) process.stdout.write(`${fontNote}\n\n`)
-    process.stdout.write(`${formatMetrics(path, await measure('first'), 'first')}\n\n`)
-    const repeat = await measure('repeat')
-    if (installability) process.stdout.write(`${formatInstallability(installability)}\n\n`)
-    process.stdout.write(`${formatMetrics(path, repeat, 'repeat')}\n`)
+    if (lighthouse) {
+      process.stdout.write(`${formatMetrics(path, await measure('first'), 'first')}\n\n`)
+      const repeat = await measure('repeat')
+      if (installability) process.stdout.write(`${formatInstallability(installability)}\n\n`)
+      process.stdout.write(`${formatMetrics(path, repeat, 'repeat')}\n\n`)
+    }
+    if (soak) {
+      // A server of its own: the soak freezes and moves the world clock.
+      if (server) await stopServer(server)
+      const soakPort = await freePort()
+      server = await startServer(soakPort, mkdtempSync(join(tmp, 'soak-')))
+      const result = await runGameSoak(
+        {
+          base: `http://127.0.0.1:${soakPort}`,
+          chromePath: CHROME_PATH,
+          stepMs: 3_000,
+          sampleMinutes: 10,
+          ...soak,
+        },
+        (line) => process.stdout.write(`${line}\n`),
+      )
+      process.stdout.write(`${formatSoak(result)}\n`)
+    }
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)

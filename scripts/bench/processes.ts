@@ -85,11 +85,11 @@ export function start(command: string, args: string[], env: Record<string, strin
   return child
 }
 
-export function stopAll(): void {
-  for (const c of children) c.kill('SIGTERM')
+export function stopAll(signal: NodeJS.Signals = 'SIGTERM'): void {
+  for (const c of children) c.kill(signal)
 }
 
-process.on('exit', stopAll)
+process.on('exit', () => stopAll())
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     stopAll()
