@@ -138,6 +138,8 @@ const envSchema = z
     STREAM_REPLAY_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5000),
     /** A comment line on every open stream this often (ms), so proxies keep it open. */
     STREAM_HEARTBEAT_MS: positiveInt.default(15_000),
+    /** Redis shared by the processes of a deployment (proxy mode: the fault layer's set-up, docs/testing.md). */
+    REDIS_URL: z.string().url().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.MODE === 'proxy' && !env.UPSTREAM_URL) {
