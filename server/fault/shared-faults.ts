@@ -331,10 +331,10 @@ export class SharedFaults {
     // A scenario's step calling /__emu runs inside the activation's change.
     if (this.changing.getStore()) return fn()
     return this.changing.run(true, async () => {
+      // Waiting for the lock changes nothing here yet: meanwhile this process takes up others' changes.
+      const lock = await this.lock()
       this.busy++
-      let lock: string | null = null
       try {
-        lock = await this.lock()
         let loaded: Loaded
         try {
           loaded = await this.load(true)
@@ -355,7 +355,7 @@ export class SharedFaults {
         if (failure) throw failure
         return result as T
       } finally {
-        if (lock) await this.unlock(lock)
+        await this.unlock(lock)
         this.busy--
         if (this.busy === 0 && this.loadAgain) {
           this.loadAgain = false
