@@ -252,7 +252,9 @@ export class FaultLayer {
     const plan = this.matcher.sessionPlan(token, scope, now)
     if ('verdict' in plan) return afterSession(plan.verdict)
     const { claim } = plan
-    return shared.claimSession(claim).then((taken) => afterSession(this.matcher.sessionClaimed(claim.token, now, taken)))
+    return shared
+      .claimSession(claim)
+      .then((taken) => afterSession(this.matcher.sessionClaimed(claim.token, now, taken)))
   }
 
   /** The rules' part of a shared decision: at once when no counted rule matches, else claimed in Redis. */

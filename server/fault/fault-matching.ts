@@ -288,7 +288,13 @@ export class FaultMatcher {
     const limit = this.sessionLimits.get(token)
     if (!limit) return null
     let expired = limit.expiresAt !== undefined && now >= limit.expiresAt
-    if (!expired && limit.requests !== undefined && claimed && claimed.limit === limit.id && claimed.used >= 0) {
+    if (
+      !expired &&
+      limit.requests !== undefined &&
+      claimed &&
+      claimed.limit === limit.id &&
+      claimed.used >= 0
+    ) {
       limit.requestsLeft = limit.requests - claimed.used
       expired = claimed.used > limit.requests
     }

@@ -80,7 +80,12 @@ describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy pr
     expect(await status(b)).toBe(503)
     expect(await status(a)).toBe(503)
     // Uncounted rules count too, across processes (added to Redis without waiting).
-    await expect.poll(async () => ((await control(a, { method: 'GET', url: '/__emu/faults' })) as { matched: number }[])[0]?.matched).toBe(2)
+    await expect
+      .poll(
+        async () =>
+          ((await control(a, { method: 'GET', url: '/__emu/faults' })) as { matched: number }[])[0]?.matched,
+      )
+      .toBe(2)
   })
 
   it('a `times: 2` rule fires exactly twice across alternate requests to two processes', async () => {
@@ -242,7 +247,9 @@ describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy pr
     const first = await b.inject({ method: 'GET', url: PATH, headers: { token: t2 } })
     expect(first.json()).toMatchObject({ code: 10001 })
     // Taken by t2 through b: t1 through a goes on, t2 through a is expired.
-    expect((await a.inject({ method: 'GET', url: PATH, headers: { token: t1 } })).json()).toMatchObject({ code: 1 })
+    expect((await a.inject({ method: 'GET', url: PATH, headers: { token: t1 } })).json()).toMatchObject({
+      code: 1,
+    })
     expect((await a.inject({ method: 'GET', url: PATH, headers: { token: t2 } })).json()).toMatchObject({
       code: 10001,
     })
@@ -255,7 +262,10 @@ describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy pr
     await control(a, { method: 'POST', url: `/__emu/sessions/${token}/lifetime`, payload: { requests: 2 } })
     const codes: number[] = []
     for (const app of [b, a, b, a]) {
-      codes.push(((await app.inject({ method: 'GET', url: PATH, headers: { token } })).json() as { code: number }).code)
+      codes.push(
+        ((await app.inject({ method: 'GET', url: PATH, headers: { token } })).json() as { code: number })
+          .code,
+      )
     }
     expect(codes).toEqual([1, 1, 10001, 10001])
   })
@@ -313,7 +323,9 @@ describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy pr
       expect(refused.json()).toMatchObject({ code: 50300 })
       expect(a.faults.rules.list()).toHaveLength(2)
       own.resume()
-      await expect.poll(async () => (await a.inject({ method: 'GET', url: `${PATH}?n=1` })).statusCode).toBe(503)
+      await expect
+        .poll(async () => (await a.inject({ method: 'GET', url: `${PATH}?n=1` })).statusCode)
+        .toBe(503)
     })
 
     it('starts without Redis, and shares once Redis is there', async () => {

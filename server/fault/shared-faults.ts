@@ -219,7 +219,9 @@ export class SharedFaults {
       return
     }
     this.loading = this.load(false)
-      .then(() => this.opts.redis.publish(this.key('taken'), JSON.stringify({ v: this.version, from: this.id })))
+      .then(() =>
+        this.opts.redis.publish(this.key('taken'), JSON.stringify({ v: this.version, from: this.id })),
+      )
       .then(
         () => undefined,
         (err: unknown) => this.noteDown(err),
@@ -280,7 +282,11 @@ export class SharedFaults {
   }
 
   /** Makes the replica the shared state (null: nothing set up yet). */
-  private apply(snapshot: Snapshot | null, states: Map<string, string>, counts: Record<string, string>): void {
+  private apply(
+    snapshot: Snapshot | null,
+    states: Map<string, string>,
+    counts: Record<string, string>,
+  ): void {
     const layer = this.layer
     const count = (id: string): RuleCounts => ({
       matched: Number(counts[`${id}:m`] ?? 0),
@@ -388,10 +394,9 @@ export class SharedFaults {
   }
 
   private async unlock(value: string): Promise<void> {
-    await within(
-      this.opts.redis.eval(UNLOCK_LUA, 1, this.key('lock'), value),
-      this.controlTimeoutMs,
-    ).catch((err: unknown) => this.noteDown(err))
+    await within(this.opts.redis.eval(UNLOCK_LUA, 1, this.key('lock'), value), this.controlTimeoutMs).catch(
+      (err: unknown) => this.noteDown(err),
+    )
   }
 
   /** Writes the replica's set-up over what `loaded` read, and announces it. Answers how many other processes heard. */

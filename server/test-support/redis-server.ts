@@ -13,7 +13,8 @@ export function redisServerAvailable(): boolean {
   if (!found && process.env.CI) {
     throw new Error(`${REDIS_SERVER} not found: CI must run the Redis tests (apt-get install redis-server)`)
   }
-  if (!found) console.warn(`${REDIS_SERVER} not found: the Redis tests are skipped (apt-get install redis-server)`)
+  if (!found)
+    console.warn(`${REDIS_SERVER} not found: the Redis tests are skipped (apt-get install redis-server)`)
   return found
 }
 
