@@ -139,7 +139,7 @@ const envSchema = z
     /** A comment line on every open stream this often (ms), so proxies keep it open. */
     STREAM_HEARTBEAT_MS: positiveInt.default(15_000),
     /** Redis shared by the processes of a deployment (proxy mode: the fault layer's set-up, docs/testing.md). */
-    REDIS_URL: z.string().url().optional(),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.MODE === 'proxy' && !env.UPSTREAM_URL) {

@@ -5,7 +5,12 @@ import { buildApp } from '../app'
 import { testConfig } from '../config'
 import { EmuClock } from '../emulator/clock'
 import { listenOnLoopback } from '../test-support/listen'
-import { type RedisServer, redisServerAvailable, startRedisServer } from '../test-support/redis-server'
+import {
+  eventually,
+  redisServerAvailable,
+  startRedisServer,
+  type TestRedis,
+} from '../test-support/redis-server'
 import { seededRandom } from './rng'
 import { DRAW_LUA } from './shared-faults-lua'
 
@@ -17,7 +22,7 @@ const PATH = '/api/api2/announcement'
  * upstream and on one real redis-server. Each test starts from an empty Redis and new processes.
  */
 describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy processes (Redis)', () => {
-  let redisServer: RedisServer
+  let redisServer: TestRedis
   let admin: Redis
   let upstream: FastifyInstance
   let upstreamUrl: string
@@ -292,7 +297,7 @@ describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy pr
   })
 
   describe('with Redis unreachable', () => {
-    let own: RedisServer
+    let own: TestRedis
     beforeEach(async () => {
       own = await startRedisServer()
     })
@@ -340,8 +345,8 @@ describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy pr
           payload: { ...fail503, times: 1 },
         })
       expect((await add()).statusCode).toBe(503)
-      own = await startRedisServer(own.port)
-      await expect.poll(async () => (await add()).statusCode, { timeout: 10_000 }).toBe(200)
+      await own.restart()
+      await eventually(async () => (await add()).statusCode === 200, 10_000)
       const b = await proxy({ REDIS_URL: own.url })
       expect([await status(b), await status(a)]).toEqual([503, 200])
     })

@@ -144,21 +144,26 @@ export class SharedFaults {
   async start(): Promise<void> {
     const { redis, subscriber } = this.opts
     this.layer.shared = this
+    const channels = [this.key('changed'), this.key('taken')]
     subscriber.on('message', (channel: string, message: string) => this.heard(channel, message))
-    // Back after an outage (or connected for the first time): the state may have moved on.
+    // Back after an outage (or connected for the first time): subscribed again (whether or not the
+    // client does it by itself), and the state may have moved on meanwhile.
     redis.on('ready', () => this.loadSoon())
-    subscriber.on('ready', () => this.loadSoon())
+    subscriber.on('ready', () => {
+      subscriber.subscribe(...channels).then(
+        () => this.loadSoon(),
+        (err: unknown) => this.noteDown(err),
+      )
+    })
     redis.on('error', (err: Error) => this.noteDown(err))
     subscriber.on('error', (err: Error) => this.noteDown(err))
+    const ready = (client: Redis) =>
+      client.status === 'ready'
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => client.once('ready', () => resolve()))
     try {
-      const ready =
-        redis.status === 'ready'
-          ? Promise.resolve()
-          : new Promise<void>((resolve) => redis.once('ready', () => resolve()))
-      await within(
-        Promise.all([ready, subscriber.subscribe(this.key('changed'), this.key('taken'))]),
-        this.controlTimeoutMs,
-      )
+      await within(Promise.all([ready(redis), ready(subscriber)]), this.controlTimeoutMs)
+      await within(subscriber.subscribe(...channels), this.controlTimeoutMs)
       await this.load(true)
     } catch (err) {
       // The server starts all the same, with an empty replica; it loads once Redis answers.

@@ -1,80 +1,117 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { createServer } from 'node:net'
+import { createServer, Socket } from 'node:net'
 
-/** Debian's redis-server, where the machine has it (`apt-get install redis-server`). */
-const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? 'redis-server'
+/** Where tests look for Redis; Debian's package puts it here. */
+const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server'
 
 /**
- * Whether tests that need a real Redis can run here. Absent locally: they are skipped, saying why;
- * absent on CI (`CI` set): this throws, so a missing package fails the run instead of passing it.
+ * Whether tests that need a real Redis run here. Absent locally: they are skipped, with the reason
+ * printed. In CI (`CI` set) Redis must be there, so its absence fails the run instead.
  */
 export function redisServerAvailable(): boolean {
   const found = spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' }).status === 0
-  if (!found && process.env.CI) {
-    throw new Error(`${REDIS_SERVER} not found: CI must run the Redis tests (apt-get install redis-server)`)
+  if (found) return true
+  if (process.env.CI) {
+    throw new Error(
+      `${REDIS_SERVER} not found: CI must install redis-server (apt-get install redis-server) for the Redis tests`,
+    )
   }
-  if (!found)
-    console.warn(`${REDIS_SERVER} not found: the Redis tests are skipped (apt-get install redis-server)`)
-  return found
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  if (!address || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
-
-export interface RedisServer {
-  readonly url: string
-  readonly port: number
-  /** Stops it (the data goes with it: nothing is saved). */
-  stop(): Promise<void>
-  /** Holds it still (SIGSTOP): connections stay open, nothing answers. */
-  pause(): void
-  resume(): void
-}
-
-/**
- * A redis-server of the test's own on a free loopback port (or on `port`: one started again),
- * saving nothing; resolves once it accepts connections.
- */
-export async function startRedisServer(port?: number): Promise<RedisServer> {
-  port ??= await freePort()
-  const child: ChildProcess = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+  process.stderr.write(
+    `Redis tests skipped: ${REDIS_SERVER} not found (apt-get install redis-server to run them)\n`,
   )
-  await new Promise<void>((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000)
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      if (out.includes('Ready to accept connections')) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`redis-server exited with ${code}:\n${out}`))
+  return false
+}
+
+/** A free loopback port, found by binding port 0. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
     })
   })
-  child.stdout?.resume()
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket()
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+    socket.connect(port, '127.0.0.1')
+  })
+}
+
+/** A redis-server of a test's own: no persistence, on a free loopback port. */
+export interface TestRedis {
+  readonly url: string
+  readonly port: number
+  /** Kills the server at once (SIGKILL): Redis going away in the middle of things. */
+  kill(): Promise<void>
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, a Redis that hangs. */
+  pause(): void
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void
+  /** Starts it again on the same port, empty (it keeps nothing on disk). */
+  restart(): Promise<void>
+  /** Stops it for good. */
+  stop(): Promise<void>
+}
+
+export async function startRedisServer(): Promise<TestRedis> {
+  const port = await freePort()
+  let child: ChildProcess | null = null
+
+  const launch = async () => {
+    const proc = spawn(
+      REDIS_SERVER,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    )
+    child = proc
+    let exited = false
+    proc.once('exit', () => {
+      exited = true
+    })
+    // Ready once it accepts connections: a bounded poll, not a sleep.
+    for (let i = 0; i < 200; i++) {
+      if (exited) throw new Error(`redis-server exited at start (port ${port})`)
+      if (await accepts(port)) return
+      await new Promise((r) => setTimeout(r, 25))
+    }
+    throw new Error(`redis-server did not start on port ${port}`)
+  }
+  const killNow = async () => {
+    const proc = child
+    child = null
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return
+    await new Promise<void>((resolve) => {
+      proc.once('exit', () => resolve())
+      proc.kill('SIGKILL')
+    })
+  }
+
+  await launch()
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    async stop() {
-      if (child.exitCode !== null) return
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-      child.kill('SIGCONT')
-      child.kill('SIGTERM')
-      await exited
-    },
-    pause: () => child.kill('SIGSTOP'),
-    resume: () => child.kill('SIGCONT'),
+    kill: killNow,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
+    restart: launch,
+    stop: killNow,
+  }
+}
+
+/** Polls `check` until it holds, at most `ms`: for what happens across processes and sockets. */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`)
+    await new Promise((r) => setTimeout(r, 10))
   }
 }
