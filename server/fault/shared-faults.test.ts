@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -285,6 +288,58 @@ describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy pr
     const seen: number[] = []
     for (const app of [a, b, a]) seen.push(await status(app, { 'x-emu-scope': 's1' }))
     expect(seen).toEqual([200, 200, 503])
+  })
+
+  it('a scenario whose step calls /__emu makes its change within the activation', async () => {
+    const fixtures = await mkdtemp(join(tmpdir(), 'shared-faults-'))
+    try {
+      await mkdir(join(fixtures, 'scenarios'))
+      const scenario = {
+        name: 'clock-step',
+        description: 'moves the scope clock by a step',
+        steps: [{ method: 'POST', url: '/__emu/clock/advance', json: { ms: 86_400_000 } }],
+        rules: [{ ...fail503, times: 1 }],
+      }
+      await writeFile(join(fixtures, 'scenarios', 'clock-step.json'), JSON.stringify(scenario))
+      const clockB = new EmuClock()
+      const a = await proxy({ FIXTURES_DIR: fixtures })
+      const b = await proxy({ FIXTURES_DIR: fixtures }, clockB)
+      const started = performance.now()
+      await control(a, {
+        method: 'POST',
+        url: '/__emu/scenarios/clock-step/activate',
+        payload: { scope: 's3' },
+      })
+      // Not held up by its own lock.
+      expect(performance.now() - started).toBeLessThan(3_000)
+      expect(clockB.nowFor('s3') - clockB.worldNow()).toBeGreaterThanOrEqual(86_400_000)
+      expect([await status(b, { 'x-emu-scope': 's3' }), await status(a, { 'x-emu-scope': 's3' })]).toEqual([
+        503, 200,
+      ])
+    } finally {
+      await rm(fixtures, { recursive: true, force: true })
+    }
+  })
+
+  it('a counted rule on body fields is claimed once the body is read', async () => {
+    const a = await proxy()
+    const b = await proxy()
+    await addRule(a, {
+      match: { method: 'POST', path: '/api/login', body: { phone: '13900000001' } },
+      action: { type: 'envelope', code: 0, msg: 'body rule' },
+      times: 1,
+    })
+    const login = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'phone=13900000001&password=wrong-password',
+      })
+    const first = (await login(b)).json() as { msg: string }
+    const second = (await login(a)).json() as { msg: string }
+    expect(first.msg).toBe('body rule')
+    expect(second.msg).not.toBe('body rule')
   })
 
   it("a reset of a scope forgets its calls in every process's journal", async () => {
