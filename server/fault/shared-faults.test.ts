@@ -342,13 +342,20 @@ describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy pr
     expect(second.msg).not.toBe('body rule')
   })
 
-  it("a reset of a scope forgets its calls in every process's journal", async () => {
+  it("a reset of a scope forgets its calls in every process's journal, and its recording", async () => {
     const a = await proxy()
     const b = await proxy()
+    await control(b, {
+      method: 'POST',
+      url: '/__emu/record?scope=s2',
+      payload: { name: 'shared-faults-unwritten' },
+    })
     await status(b, { 'x-emu-scope': 's2' })
     expect(b.faults.journal?.count({ scope: 's2' })).toBe(1)
+    expect(a.faults.journal?.count({ scope: 's2' })).toBe(0)
     await control(a, { method: 'POST', url: '/__emu/reset?scope=s2' })
     expect(b.faults.journal?.count({ scope: 's2' })).toBe(0)
+    expect(b.faults.recorders.has('s2')).toBe(false)
   })
 
   describe('with Redis unreachable', () => {

@@ -22,6 +22,8 @@ interface Snapshot {
 
 /** What a load read from Redis, for the write that follows it in a change. */
 interface Loaded {
+  /** Puts the replica back as this load left it (a change that could not be written). */
+  readonly restore: () => void
   readonly version: number
   readonly json: string
   readonly states: ReadonlyMap<string, string>
@@ -212,7 +214,13 @@ export class SharedFaults {
       return
     }
     if (channel !== this.key('changed')) return
-    if (note.journal !== undefined) this.layer.journal?.clear(note.journal === '*' ? undefined : note.journal)
+    if (note.journal !== undefined) {
+      // A reset: the scope's calls and recording go on every process, as on the one reset through.
+      const scope = note.journal === '*' ? undefined : note.journal
+      this.layer.journal?.clear(scope)
+      if (scope === undefined) this.layer.recorders.clear()
+      else this.layer.recorders.delete(scope)
+    }
     this.loadSoon()
   }
 
@@ -277,6 +285,7 @@ export class SharedFaults {
     this.noteUp()
     const sessions = snapshot?.sessions ?? EMPTY_SESSIONS
     return {
+      restore: () => this.apply(snapshot, states, counts),
       version,
       json: snapshot ? JSON.stringify(this.snapshot()) : '',
       states,
@@ -361,7 +370,14 @@ export class SharedFaults {
           failure = err
         }
         // Whatever the call changed before it failed is shared too: the replica is the truth now.
-        const receivers = await this.write(loaded, journal)
+        let receivers: number
+        try {
+          receivers = await this.write(loaded, journal)
+        } catch (err) {
+          // Not written: not made here either, so this process does not part from the others.
+          loaded.restore()
+          throw err
+        }
         if (receivers > 0) await this.settle(this.version, receivers)
         if (failure) throw failure
         return result as T
