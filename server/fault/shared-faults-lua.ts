@@ -21,8 +21,12 @@ local function imul(a, b)
   local bh, bl = bit.band(bit.rshift(b, 16), 0xffff), bit.band(b, 0xffff)
   return bit.tobit(al * bl + bit.lshift(ah * bl + al * bh, 16))
 end
+local C = 0x6d2b79f5
 local function draw(seed, k)
-  local a = (seed % TWO32 + (k * 0x6d2b79f5) % TWO32) % TWO32
+  -- k·C mod 2^32 in 16-bit halves of k, every product exact in a double however many draws.
+  local kl, kh = k % 65536, math.floor(k / 65536) % 65536
+  local kc = (kl * C + ((kh * C) % 65536) * 65536) % TWO32
+  local a = (seed % TWO32 + kc) % TWO32
   local t = bit.tobit(a)
   t = imul(bit.bxor(t, bit.rshift(t, 15)), bit.bor(t, 1))
   t = bit.bxor(t, t + imul(bit.bxor(t, bit.rshift(t, 7)), bit.bor(t, 61)))
