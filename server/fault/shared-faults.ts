@@ -49,7 +49,10 @@ export interface SharedFaultsOptions {
   readonly log: FastifyBaseLogger
   /** Prefix of every key and channel; processes with the same one share their fault layer. */
   readonly prefix?: string
-  /** Longest wait for Redis on a player's request; then counted rules don't fire. */
+  /**
+   * Longest wait for Redis on a player's request (a Redis that hangs; one that is down fails at
+   * once); then counted rules don't fire.
+   */
   readonly requestTimeoutMs?: number
   /** Longest wait for Redis on a control call; then it is refused (503). */
   readonly controlTimeoutMs?: number
@@ -132,7 +135,7 @@ export class SharedFaults {
     private readonly opts: SharedFaultsOptions,
   ) {
     this.prefix = opts.prefix ?? 'emu:faults'
-    this.requestTimeoutMs = opts.requestTimeoutMs ?? 250
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? 1_000
     this.controlTimeoutMs = opts.controlTimeoutMs ?? 2_000
     this.settleMs = opts.settleMs ?? 2_000
     this.lockMs = opts.lockMs ?? 30_000
@@ -190,7 +193,7 @@ export class SharedFaults {
   private noteUp(): void {
     if (!this.down) return
     this.down = false
-    this.opts.log.info('fault layer: shared state (Redis) reachable again; state loaded')
+    this.opts.log.info('fault layer: shared state (Redis) answering again')
   }
 
   private heard(channel: string, message: string): void {
@@ -529,6 +532,7 @@ export class SharedFaults {
         facts.now,
       )
     }
+    this.noteUp()
     const answer = JSON.parse(String(raw)) as {
       f: string
       c: [string, number, number, boolean][] | Record<string, never>
@@ -582,6 +586,7 @@ export class SharedFaults {
         ),
         this.requestTimeoutMs,
       )
+      this.noteUp()
       const answer = JSON.parse(String(raw)) as {
         taken?: { id: string; at: number }[]
         limit: string
