@@ -14,6 +14,8 @@ import { protectionRoutes } from './emulator/protection/protection-routes'
 import { walletControlRoutes } from './emulator/wallet/wallet-control-routes'
 import { walletRoutes } from './emulator/wallet/wallet-routes'
 import { FaultLayer } from './fault/fault-layer'
+import { connectFaultRedis } from './fault/redis-connection'
+import { SharedFaults } from './fault/shared-faults'
 import { notFound } from './http/api-error'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/error-handler'
 import { rateLimits } from './http/rate-limits'
@@ -243,6 +245,16 @@ export async function buildApp(
     // The fault layer guards /__emu: the token when one is set, else this machine only (AdminAccess).
     // Each control route sits at its contract's full path (shared/emu-contract/).
     await app.register(controlRoutes, { config, clock })
+    if (!emu && config.REDIS_URL) {
+      // Several proxy processes share the tester's set-up through Redis (docs/testing.md#several-processes).
+      const connection = connectFaultRedis(config.REDIS_URL)
+      const shared = new SharedFaults(app.faults, clock, { ...connection, log: app.log })
+      await shared.start()
+      app.addHook('onClose', async () => {
+        shared.stop()
+        await connection.close()
+      })
+    }
     await app.register(upstreamControlRoutes, { config, monitor })
     if (emu) {
       await app.register(gamesControlRoutes, { games: emu.games })

@@ -141,7 +141,8 @@ const envSchema = z
     /**
      * The deployment's Redis (`redis://[:password@]host:port[/db]`, `rediss://` for TLS), for running
      * several processes (docs/deploy.md): the push channel's events and replay log, the rate limits'
-     * counts and the jobs' leases are shared through it. Unset: one process, all in memory.
+     * counts, the jobs' leases and, in proxy mode, the tester's fault set-up (docs/testing.md) are
+     * shared through it. Unset: one process, all in memory.
      */
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   })

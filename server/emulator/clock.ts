@@ -85,6 +85,20 @@ export class EmuClock {
     }
   }
 
+  /**
+   * Takes up a clock as another process has it (the fault layer's shared state in proxy mode, see
+   * server/fault/shared-faults.ts): its mode, shift and frozen time exactly, backwards too.
+   * Listeners hear of it when the time it gives changes.
+   */
+  adopt(kept: KeptClock): void {
+    const { mode, offsetMs, frozenAt } = this
+    if (mode === kept.mode && offsetMs === kept.offsetMs && frozenAt === kept.frozenAt) return
+    this.mode = kept.mode
+    this.offsetMs = kept.offsetMs
+    this.frozenAt = kept.frozenAt
+    this.changed()
+  }
+
   /** Back to real time. */
   real(): void {
     this.mode = 'real'
@@ -147,6 +161,11 @@ export class EmuClock {
   dropScope(scope?: string): void {
     if (scope === undefined) this.scopeClocks.clear()
     else this.scopeClocks.delete(scope)
+  }
+
+  /** Every scope's clock as kept (see `kept`). */
+  scopesKept(): { scope: string; clock: KeptClock }[] {
+    return [...this.scopeClocks].map(([scope, clock]) => ({ scope, clock: clock.kept() }))
   }
 
   scopeStates(): { scope: string; clock: ClockState }[] {

@@ -7,8 +7,8 @@ import { rawHead } from '../http/raw-head'
 import type { JournalRecord } from './journal'
 import type { Firing } from './rule-store'
 
-/** See FaultLayer.handle. */
-export type Verdict = undefined | true | Promise<void>
+/** See FaultLayer.handle. A promise that resolves to `true`: the layer answered once it had decided. */
+export type Verdict = undefined | true | Promise<undefined | true>
 
 const MALFORMED_BODY =
   '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>'
@@ -38,8 +38,8 @@ export class FaultActions {
    */
   timers: ActionTimers = REAL_TIMERS
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => this.timers.setTimeout(resolve, ms))
+  private sleep(ms: number): Promise<undefined> {
+    return new Promise<undefined>((resolve) => this.timers.setTimeout(() => resolve(undefined), ms))
   }
 
   /** Sockets left hanging are closed when the server shuts down. */

@@ -9,7 +9,8 @@ import { FaultActions, shapeAnswer, toBuffer, type Verdict } from './fault-actio
 import { FaultMatcher, type SessionFault } from './fault-matching'
 import { BODY_KEEP, Journal, type JournalRecord, tokenKey } from './journal'
 import type { Recorder } from './recorder'
-import type { Firing } from './rule-store'
+import { type Firing, type RequestFacts, RuleStore } from './rule-store'
+import type { SharedFaults } from './shared-faults'
 
 export type { ShapeAction, Verdict } from './fault-actions'
 export type { SessionFault } from './fault-matching'
@@ -36,6 +37,11 @@ export class FaultLayer {
   private readonly firingListeners = new Set<(rule: Firing['rule']) => void>()
   /** Recordings in progress, by scope (null: every call). */
   readonly recorders = new Map<string | null, Recorder>()
+  /**
+   * Proxy mode with REDIS_URL: the set-up shared with the deployment's other processes, and the
+   * counted decisions claimed there (./shared-faults.ts). Null: this process alone decides.
+   */
+  shared: SharedFaults | null = null
 
   /** `adminToken`: EMU_ADMIN_TOKEN, which every /__emu call must then carry. */
   constructor(
@@ -100,6 +106,16 @@ export class FaultLayer {
 
   scenarioOf(scope: string | null): string | null {
     return this.scenarios.get(scope) ?? null
+  }
+
+  /** The active scenario of each scope, as shared between processes. */
+  scenarioEntries(): [string | null, string][] {
+    return [...this.scenarios]
+  }
+
+  loadScenarios(entries: readonly [string | null, string][]): void {
+    this.scenarios.clear()
+    for (const [scope, name] of entries) this.scenarios.set(scope, name)
   }
 
   /** Scopes that have rules, a clock or a scenario. */
@@ -181,18 +197,10 @@ export class FaultLayer {
     }
     if (entry) this.track(entry, request, reply)
     if (internal) return
+    if (this.shared) return this.handleShared(this.shared, request, reply, token, scope, now, entry)
 
     const verdict = this.matcher.sessionVerdict(token, scope, now)
-    if (verdict) {
-      request.faultNote = `session:${verdict}`
-      if (entry) entry.fault = { kind: 'session', ruleId: null, label: null, action: verdict }
-      if (verdict === 'expire') {
-        reply.code(200).send({ code: CODE.sessionExpired, msg: MSG.sessionExpired, data: null })
-      } else {
-        reply.code(401).send({ code: CODE.sessionUnauthorized, msg: MSG.sessionExpired, data: null })
-      }
-      return true
-    }
+    if (verdict) return this.answerSession(verdict, request, reply, entry)
     const facts = this.matcher.facts(request, scope, now)
     if (hasBody(request) && this.rules.needsBody(facts)) {
       // A rule tests body fields: decide once the body is read (decideWithBody, from preParsing).
@@ -200,6 +208,73 @@ export class FaultLayer {
       return
     }
     return this.fire(this.matcher.decide(facts), request, reply, entry)
+  }
+
+  private answerSession(
+    verdict: SessionFault,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    entry: JournalRecord | null,
+  ): true {
+    request.faultNote = `session:${verdict}`
+    if (entry) entry.fault = { kind: 'session', ruleId: null, label: null, action: verdict }
+    if (verdict === 'expire') {
+      reply.code(200).send({ code: CODE.sessionExpired, msg: MSG.sessionExpired, data: null })
+    } else {
+      reply.code(401).send({ code: CODE.sessionUnauthorized, msg: MSG.sessionExpired, data: null })
+    }
+    return true
+  }
+
+  /**
+   * `handle` when the set-up is shared between processes: what counts across them (an `any`
+   * session fault, a session's limit in requests, a counted rule) is claimed in Redis first, so
+   * the decision may be a promise; what the replica can decide alone is decided at once.
+   */
+  private handleShared(
+    shared: SharedFaults,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string | null,
+    scope: string | null,
+    now: number,
+    entry: JournalRecord | null,
+  ): Verdict {
+    const afterSession = (verdict: SessionFault | null): Verdict => {
+      if (verdict) return this.answerSession(verdict, request, reply, entry)
+      const facts = this.matcher.facts(request, scope, now)
+      if (hasBody(request) && this.rules.needsBody(facts)) {
+        request.faultFacts = facts
+        return
+      }
+      return this.decideShared(shared, facts, request, reply, entry)
+    }
+    const plan = this.matcher.sessionPlan(token, scope, now)
+    if ('verdict' in plan) return afterSession(plan.verdict)
+    const { claim } = plan
+    return shared
+      .claimSession(claim)
+      .then((taken) => afterSession(this.matcher.sessionClaimed(claim.token, now, taken)))
+  }
+
+  /** The rules' part of a shared decision: at once when no counted rule matches, else claimed in Redis. */
+  private decideShared(
+    shared: SharedFaults,
+    facts: RequestFacts,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    entry: JournalRecord | null,
+  ): Verdict {
+    const candidates = this.rules.candidates(facts)
+    if (candidates.length === 0) return
+    if (!candidates.some((c) => c.counted)) {
+      const firing = RuleStore.decideUncounted(candidates, facts.now)
+      shared.count(candidates, firing)
+      return this.fire(firing && this.matcher.fill(firing, facts), request, reply, entry)
+    }
+    return shared
+      .decide(candidates, facts)
+      .then((firing) => this.fire(firing && this.matcher.fill(firing, facts), request, reply, entry))
   }
 
   /**
@@ -223,6 +298,7 @@ export class FaultLayer {
     if (!facts) return { verdict: undefined, body }
     const type = request.headers['content-type']
     const withBody = this.matcher.withBody(facts, bytes, type)
+    if (this.shared) return { verdict: this.decideShared(this.shared, withBody, request, reply, entry), body }
     return { verdict: this.fire(this.matcher.decide(withBody), request, reply, entry), body }
   }
 

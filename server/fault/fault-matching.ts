@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { ANY_SESSION, type FaultAction } from '@shared/emu-control'
 import type { FastifyRequest } from 'fastify'
 import type { EmuClock } from '../emulator/clock'
@@ -8,6 +9,10 @@ import { type Firing, type RequestFacts, RuleStore } from './rule-store'
 export type SessionFault = 'expire' | 'revoke'
 
 interface SessionLimit {
+  /** Names the limit in the shared state (./shared-faults.ts), where its requests are counted. */
+  id: string
+  /** Requests allowed in all, as given. */
+  requests?: number
   /** Requests still allowed; the one after the last gets 10001. */
   requestsLeft?: number
   /** Emulator-clock time from which the session counts as expired. */
@@ -21,12 +26,50 @@ interface SessionLimitInput {
 
 /** A session fault waiting for the next call in its scope that carries a token. */
 interface PendingAny {
+  /** Names it in the shared state, where the token that took it is kept. */
+  id: string
   scope: string | null
   fault?: SessionFault
   limit?: SessionLimitInput
 }
 
 type SessionListener = (token: string, fault: SessionFault) => void
+
+/** The session faults as shared between processes (./shared-faults.ts). */
+export interface SessionSnapshot {
+  faults: { token: string; fault: SessionFault; scope: string | null }[]
+  limits: {
+    token: string
+    id: string
+    scope: string | null
+    requests?: number | undefined
+    expiresAt?: number | undefined
+  }[]
+  pending: {
+    id: string
+    scope: string | null
+    fault?: SessionFault | undefined
+    limit?: SessionLimitInput | undefined
+  }[]
+}
+
+/** What the shared state says a token took and used: `any` faults it took, and its limit's count. */
+export interface SessionTaken {
+  /** `any` faults this token took, with the time each was taken at (on its scope's clock). */
+  readonly taken: readonly { id: string; at: number }[]
+  /** The limit whose requests were counted, and how many it has counted with this one (-1: none). */
+  readonly limit: string
+  readonly used: number
+}
+
+/** What a process must claim in Redis before the session part of a decision (shared mode). */
+export interface SessionClaim {
+  readonly token: string
+  /** `any` faults waiting for a call in this scope, in order, each with the time it would be taken at. */
+  readonly pending: readonly { id: string; at: number; requests?: number | undefined }[]
+  /** The token's limit in requests, if it has one. */
+  readonly limit: { id: string; requests: number } | null
+}
 
 /**
  * Which fault applies to a request: the session faults first (a failed or limited session), then
@@ -47,7 +90,7 @@ export class FaultMatcher {
    */
   failSession(token: string, fault: SessionFault, scope: string | null = null): void {
     if (token === ANY_SESSION) {
-      this.pendingAny.push({ scope, fault })
+      this.pendingAny.push({ id: randomUUID(), scope, fault })
       return
     }
     this.sessionFaults.set(token, { fault, scope })
@@ -57,11 +100,14 @@ export class FaultMatcher {
   /** Ends a session after a number of further requests or after ms on the scope's clock. */
   limitSession(token: string, limit: SessionLimitInput, scope: string | null = null): void {
     if (token === ANY_SESSION) {
-      this.pendingAny.push({ scope, limit })
+      this.pendingAny.push({ id: randomUUID(), scope, limit })
       return
     }
-    const entry: SessionLimit & { scope: string | null } = { scope }
-    if (limit.requests !== undefined) entry.requestsLeft = limit.requests
+    const entry: SessionLimit & { scope: string | null } = { id: randomUUID(), scope }
+    if (limit.requests !== undefined) {
+      entry.requests = limit.requests
+      entry.requestsLeft = limit.requests
+    }
     if (limit.ms !== undefined) entry.expiresAt = this.clock.nowFor(scope ?? token) + limit.ms
     this.sessionLimits.set(token, entry)
   }
@@ -129,6 +175,135 @@ export class FaultMatcher {
     return 'expire'
   }
 
+  /** Every session fault, limit and `any` fault, as shared between processes. */
+  sessionSnapshot(): SessionSnapshot {
+    return {
+      faults: [...this.sessionFaults].map(([token, v]) => ({ token, fault: v.fault, scope: v.scope })),
+      limits: [...this.sessionLimits].map(([token, v]) => ({
+        token,
+        id: v.id,
+        scope: v.scope,
+        requests: v.requests,
+        expiresAt: v.expiresAt,
+      })),
+      pending: this.pendingAny.map((p) => ({ ...p })),
+    }
+  }
+
+  /**
+   * Replaces the session faults with shared ones: `taken` says which token took each `any` fault
+   * (and when), `used` how many requests each limit has counted.
+   */
+  loadSessions(
+    snapshot: SessionSnapshot,
+    taken: (id: string) => { token: string; at: number } | undefined,
+    used: (limitId: string) => number,
+  ): void {
+    this.sessionFaults.clear()
+    this.sessionLimits.clear()
+    this.pendingAny.length = 0
+    for (const f of snapshot.faults) this.sessionFaults.set(f.token, { fault: f.fault, scope: f.scope })
+    for (const l of snapshot.limits) {
+      this.sessionLimits.set(l.token, {
+        id: l.id,
+        scope: l.scope,
+        ...(l.requests === undefined ? {} : { requests: l.requests }),
+        ...(l.expiresAt === undefined ? {} : { expiresAt: l.expiresAt }),
+      })
+    }
+    for (const p of snapshot.pending) {
+      const by = taken(p.id)
+      if (by) this.takePending({ ...p }, by.token, by.at)
+      else this.pendingAny.push({ ...p })
+    }
+    for (const [token, limit] of [...this.sessionLimits]) {
+      if (limit.requests === undefined) continue
+      const count = used(limit.id)
+      limit.requestsLeft = limit.requests - count
+      if (count > limit.requests) {
+        this.sessionLimits.delete(token)
+        this.sessionFaults.set(token, { fault: 'expire', scope: limit.scope })
+      }
+    }
+  }
+
+  /** An `any` fault taken by a token: it becomes that token's, named by the same id. */
+  private takePending(p: PendingAny, token: string, at: number): void {
+    if (p.fault) this.sessionFaults.set(token, { fault: p.fault, scope: p.scope })
+    if (p.limit) {
+      const entry: SessionLimit & { scope: string | null } = { id: p.id, scope: p.scope }
+      if (p.limit.requests !== undefined) {
+        entry.requests = p.limit.requests
+        entry.requestsLeft = p.limit.requests
+      }
+      if (p.limit.ms !== undefined) entry.expiresAt = at + p.limit.ms
+      this.sessionLimits.set(token, entry)
+    }
+  }
+
+  /**
+   * Shared mode, the session part of a decision: the verdict when this replica can give it alone
+   * (a failed session, a lifetime in ms), else what must first be claimed in Redis — an `any` fault
+   * waiting in the scope, or the token's limit in requests (both count across processes).
+   */
+  sessionPlan(
+    token: string | null,
+    scope: string | null,
+    now: number,
+  ): { verdict: SessionFault | null } | { claim: SessionClaim } {
+    if (!token) return { verdict: null }
+    const pending = this.pendingAny
+      .filter((p) => p.scope === null || p.scope === scope)
+      .map((p) => ({ id: p.id, at: this.clock.nowFor(p.scope ?? token), requests: p.limit?.requests }))
+    const limit = this.sessionLimits.get(token)
+    const counted = limit?.requests !== undefined ? { id: limit.id, requests: limit.requests } : null
+    if (pending.length > 0 || (counted && !this.failedOrOut(token, now))) {
+      return { claim: { token, pending, limit: counted } }
+    }
+    return { verdict: this.sharedVerdict(token, now, null) }
+  }
+
+  /** Whether the token has failed already, or its lifetime in ms has run out: no count needed. */
+  private failedOrOut(token: string, now: number): boolean {
+    if (this.sessionFaults.has(token)) return true
+    const at = this.sessionLimits.get(token)?.expiresAt
+    return at !== undefined && now >= at
+  }
+
+  /** Shared mode: the session verdict once Redis has said what the token took and used. */
+  sessionClaimed(token: string, now: number, claimed: SessionTaken | null): SessionFault | null {
+    for (const t of claimed?.taken ?? []) {
+      const i = this.pendingAny.findIndex((p) => p.id === t.id)
+      const p = this.pendingAny[i]
+      if (!p) continue
+      this.pendingAny.splice(i, 1)
+      this.takePending(p, token, t.at)
+    }
+    return this.sharedVerdict(token, now, claimed)
+  }
+
+  private sharedVerdict(token: string, now: number, claimed: SessionTaken | null): SessionFault | null {
+    const failed = this.sessionFaults.get(token)
+    if (failed) return failed.fault
+    const limit = this.sessionLimits.get(token)
+    if (!limit) return null
+    let expired = limit.expiresAt !== undefined && now >= limit.expiresAt
+    if (
+      !expired &&
+      limit.requests !== undefined &&
+      claimed &&
+      claimed.limit === limit.id &&
+      claimed.used >= 0
+    ) {
+      limit.requestsLeft = limit.requests - claimed.used
+      expired = claimed.used > limit.requests
+    }
+    if (!expired) return null
+    this.sessionLimits.delete(token)
+    this.failSession(token, 'expire', limit.scope)
+    return 'expire'
+  }
+
   facts(request: FastifyRequest, scope: string | null, now: number): RequestFacts {
     const url = request.url
     const q = url.indexOf('?')
@@ -150,7 +325,12 @@ export class FaultMatcher {
   /** The rule that fires for these facts, its action filled in from the request; null when none does. */
   decide(facts: RequestFacts): Firing | null {
     const firing = this.rules.decide(facts)
-    return firing && { ...firing, action: templated(firing, facts) }
+    return firing && this.fill(firing, facts)
+  }
+
+  /** A firing with its action filled in from the request. */
+  fill(firing: Firing, facts: RequestFacts): Firing {
+    return { ...firing, action: templated(firing, facts) }
   }
 }
 

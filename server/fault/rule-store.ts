@@ -49,6 +49,30 @@ interface StoredRule {
   templateBody: boolean
   /** Method and path of the call this rule last fired on, while its retry is still to come. */
   awaitingRetry: string | null
+  /** The seed its generator started from (the rule's own, else the store's when it was added). */
+  seed: number
+}
+
+/** A rule as shared between processes (./shared-faults.ts): its definition and its generator's seed. */
+export interface RuleEntry {
+  readonly rule: FaultRule
+  readonly seed: number
+}
+
+/** A rule's counters as kept in Redis (./shared-faults.ts). */
+export interface RuleCounts {
+  readonly matched: number
+  readonly fired: number
+  readonly spent: boolean
+}
+
+/** A rule that matches a request, before its counters and state decide whether it fires. */
+export interface Candidate {
+  readonly rule: FaultRule
+  readonly seed: number
+  readonly random: () => number
+  /** Whether firing depends on counts or a state machine, shared state a process must claim. */
+  readonly counted: boolean
 }
 
 /**
@@ -120,20 +144,136 @@ export class RuleStore {
       fired: 0,
       spent: false,
     }
-    this.rules.push({
-      rule,
-      pathRe: globToRegExp(parsed.match.path),
-      random: seededRandom(parsed.seed ?? this.seedValue),
-      query: fieldChecks(parsed.match.query),
-      headers: fieldChecks(parsed.match.headers, true),
-      body: fieldChecks(parsed.match.body),
-      templateBody:
-        'template' in parsed.action &&
-        parsed.action.template === true &&
-        /\{\{\s*request\.body\./.test(JSON.stringify(parsed.action)),
-      awaitingRetry: null,
-    })
+    this.rules.push(RuleStore.stored(rule, parsed.seed ?? this.seedValue))
     return rule
+  }
+
+  private static stored(rule: FaultRule, seed: number): StoredRule {
+    return {
+      rule,
+      seed,
+      pathRe: globToRegExp(rule.match.path),
+      random: seededRandom(seed),
+      query: fieldChecks(rule.match.query),
+      headers: fieldChecks(rule.match.headers, true),
+      body: fieldChecks(rule.match.body),
+      templateBody:
+        'template' in rule.action &&
+        rule.action.template === true &&
+        /\{\{\s*request\.body\./.test(JSON.stringify(rule.action)),
+      awaitingRetry: null,
+    }
+  }
+
+  /** Every rule in order with its generator's seed: what another process needs to rebuild them. */
+  entries(): RuleEntry[] {
+    return this.rules.map(({ rule, seed }) => ({ rule, seed }))
+  }
+
+  /**
+   * Replaces every rule and machine state with those given (a replica of the shared state), each
+   * rule's counters as given or zero.
+   */
+  load(
+    entries: readonly RuleEntry[],
+    states: ReadonlyMap<string, string>,
+    counts: (id: string) => RuleCounts | undefined,
+  ): void {
+    this.rules.length = 0
+    for (const { rule, seed } of entries) {
+      const c = counts(rule.id)
+      this.rules.push(
+        RuleStore.stored(
+          { ...rule, matched: c?.matched ?? 0, fired: c?.fired ?? 0, spent: c?.spent ?? false },
+          seed,
+        ),
+      )
+    }
+    this.states.clear()
+    for (const [k, v] of states) this.states.set(k, v)
+  }
+
+  /** Every machine state by its key (see `stateKey`). */
+  stateEntries(): Map<string, string> {
+    return new Map(this.states)
+  }
+
+  /** The key a machine's state is kept under, here and in Redis. */
+  static stateKey(scope: string | null | undefined, name: string): string {
+    return RuleStore.key(scope, name)
+  }
+
+  /** Counters of a rule as read from the shared state, for listing. */
+  setCounts(id: string, counts: RuleCounts): void {
+    const rule = this.get(id)
+    if (!rule) return
+    rule.matched = counts.matched
+    rule.fired = counts.fired
+    rule.spent = counts.spent
+  }
+
+  /**
+   * The rules that match this request on everything a process can judge alone — scope, method,
+   * path, query, headers, body — in the order added. Whether one fires is decided from there: by
+   * `decideUncounted` when none is counted, else atomically in Redis (./shared-faults.ts).
+   */
+  candidates(req: RequestFacts): Candidate[] {
+    const found: Candidate[] = []
+    let query: Fields | null = null
+    let headers: Fields | null = null
+    let body: Fields | null = null
+    for (const stored of this.rules) {
+      const { rule, pathRe } = stored
+      if (rule.scope !== undefined && rule.scope !== req.scope) continue
+      if (rule.match.method !== undefined && rule.match.method !== req.method) continue
+      if (!pathRe.test(req.path)) continue
+      if (stored.query.length > 0) {
+        query ??= (req.query ?? none)()
+        const q = query
+        if (!stored.query.every((c) => c(q))) continue
+      }
+      if (stored.headers.length > 0) {
+        headers ??= (req.headers ?? none)()
+        const h = headers
+        if (!stored.headers.every((c) => c(h))) continue
+      }
+      if (stored.body.length > 0) {
+        body ??= (req.body ?? none)()
+        const b = body
+        if (!stored.body.every((c) => c(b))) continue
+      }
+      found.push({ rule, seed: stored.seed, random: stored.random, counted: RuleStore.isCounted(rule) })
+    }
+    return found
+  }
+
+  /** Whether firing depends on anything but the request and the clock: counts, chance or a state machine. */
+  static isCounted(rule: FaultRule): boolean {
+    return (
+      rule.match.nth !== undefined ||
+      rule.after > 0 ||
+      rule.every !== undefined ||
+      rule.times !== undefined ||
+      rule.probability < 1 ||
+      rule.retryPasses ||
+      rule.inScenario !== undefined
+    )
+  }
+
+  /**
+   * The decision among candidates none of which is counted: the first whose `until` has not passed
+   * fires; every one counts the call. Counts only this process's replica (the caller adds them to
+   * the shared counters).
+   */
+  static decideUncounted(candidates: readonly Candidate[], now: number): Firing | null {
+    let firing: Firing | null = null
+    for (const c of candidates) {
+      c.rule.matched++
+      if (firing || (c.rule.until !== undefined && now >= c.rule.until)) continue
+      c.rule.fired++
+      firing = { rule: c.rule, action: c.rule.action, random: c.random }
+    }
+    return firing
   }
 
   /** Every rule, or one scope's (`null`: the unscoped ones). */

@@ -45,7 +45,8 @@ export const faultLayerPlugin = fp(
         if (verdict === true) return
         const enter = () => clock.runInScope(FaultLayer.scopeOf(request), done)
         if (verdict === undefined) return enter()
-        verdict.then(enter, done)
+        // Answered by the layer once it had decided (a decision shared through Redis): no further.
+        verdict.then((v) => (v === true ? undefined : enter()), done)
         return
       }
       // Root-level, so it guards every domain's /__emu routes, whoever registers them.
@@ -70,7 +71,10 @@ export const faultLayerPlugin = fp(
           if (verdict === true) return
           const enter = () => clock.runInScope(FaultLayer.scopeOf(request), () => done(null, body))
           if (verdict === undefined) return enter()
-          verdict.then(enter, (err: Error) => done(err))
+          verdict.then(
+            (v) => (v === true ? undefined : enter()),
+            (err: Error) => done(err),
+          )
         }, done)
         return
       }

@@ -70,12 +70,25 @@ export async function controlRoutes(
     return { ...(scoped ?? clock).state(), scope: scoped ? scope : null }
   }
 
+  /**
+   * A change to the set-up: with several processes (proxy mode, REDIS_URL) made on the shared state
+   * and taken up by every process before the call answers. `journal`: it also resets that scope's
+   * journal (`*`: every scope's) on every process.
+   */
+  const change = <T>(fn: () => T | Promise<T>, journal?: string): T | Promise<T> =>
+    app.faults.shared ? app.faults.shared.change(fn, journal) : fn()
+  /** Before reading the set-up: with several processes, the shared state as it is now (counters too). */
+  const current = async () => {
+    await app.faults.shared?.refresh()
+  }
+
   const emulatorOnly = () => {
     if (!emulated) throw new ApiError(CODE.notFound, '代理模式下不可用：数据在上游', 409)
   }
 
-  controlRoute(app, control.getState, ({ request, query }) => {
+  controlRoute(app, control.getState, async ({ request, query }) => {
     const scope = scopeOf(request, query.scope)
+    await current()
     const journal = app.faults.journal
     return {
       mode: config.MODE,
@@ -112,51 +125,63 @@ export async function controlRoutes(
       body?.scope,
       query.scope,
     )
-    if (body?.seed !== undefined) app.faults.rules.reseed(body.seed)
-    if (scope === ALL_SCOPES) {
-      app.faults.reset()
-      app.faults.rules.reseed(body?.seed ?? config.EMU_SEED)
-      clock.real()
-      if (emulated) await app.emu.reset()
-    } else app.faults.reset(scope)
+    await change(async () => {
+      if (body?.seed !== undefined) app.faults.rules.reseed(body.seed)
+      if (scope === ALL_SCOPES) {
+        app.faults.reset()
+        app.faults.rules.reseed(body?.seed ?? config.EMU_SEED)
+        clock.real()
+        if (emulated) await app.emu.reset()
+      } else app.faults.reset(scope)
+    }, scope)
     return { scope }
   })
 
-  controlRoute(app, control.setSeed, ({ body }) => {
-    app.faults.rules.reseed(body.seed)
-    return { seed: body.seed }
-  })
+  controlRoute(app, control.setSeed, ({ body }) =>
+    change(() => {
+      app.faults.rules.reseed(body.seed)
+      return { seed: body.seed }
+    }),
+  )
 
   controlRoute(app, control.addFault, ({ request, query, body }) => {
     const scope = scopeOf(request, body.scope, query.scope)
     const { scope: _given, ...rest } = body
     const input = scope === null ? rest : { ...rest, scope }
-    try {
-      return app.faults.rules.add(input, clock.nowFor(scope))
-    } catch (err) {
-      if (err instanceof RuleInputError) throw new ApiError(CODE.invalidInput, err.message, 400)
-      throw err
-    }
+    return change(() => {
+      try {
+        return app.faults.rules.add(input, clock.nowFor(scope))
+      } catch (err) {
+        if (err instanceof RuleInputError) throw new ApiError(CODE.invalidInput, err.message, 400)
+        throw err
+      }
+    })
   })
-  controlRoute(app, control.listFaults, ({ request, query }) => {
+  controlRoute(app, control.listFaults, async ({ request, query }) => {
     const scope = scopeOf(request, query.scope)
+    await current()
     return scope === null ? app.faults.rules.list() : app.faults.rules.list(scope)
   })
-  controlRoute(app, control.getFault, ({ request, params, query }) =>
-    ruleIn(params.id, scopeOf(request, query.scope)),
-  )
-  controlRoute(app, control.deleteFault, ({ request, params, query }) => {
-    const rule = ruleIn(params.id, scopeOf(request, query.scope))
-    app.faults.rules.remove(rule.id)
-    return null
+  controlRoute(app, control.getFault, async ({ request, params, query }) => {
+    await current()
+    return ruleIn(params.id, scopeOf(request, query.scope))
   })
+  controlRoute(app, control.deleteFault, ({ request, params, query }) =>
+    change(() => {
+      const rule = ruleIn(params.id, scopeOf(request, query.scope))
+      app.faults.rules.remove(rule.id)
+      return null
+    }),
+  )
   controlRoute(app, control.clearFaults, ({ request, query }) => {
     const scope = wipedScope(
       request,
       '清除哪个 scope 的规则？清除所有 scope 的规则请给 scope=*，只清除一个 scope 的请给出它的名字',
       query.scope,
     )
-    return { removed: scope === ALL_SCOPES ? app.faults.rules.clear() : app.faults.rules.clear(scope) }
+    return change(() => ({
+      removed: scope === ALL_SCOPES ? app.faults.rules.clear() : app.faults.rules.clear(scope),
+    }))
   })
 
   controlRoute(app, control.startRecording, async ({ request, query, body }) => {
@@ -194,37 +219,54 @@ export async function controlRoutes(
     return recorder.view()
   })
 
-  controlRoute(app, control.listStates, ({ request, query }) => {
+  controlRoute(app, control.listStates, async ({ request, query }) => {
     const scope = scopeOf(request, query.scope)
+    await current()
     return scope === null ? app.faults.rules.machines() : app.faults.rules.machines(scope)
   })
   controlRoute(app, control.setState, ({ request, params, query, body }) => {
     const scope = scopeOf(request, body.scope, query.scope)
-    app.faults.rules.setState(scope, params.name, body.state)
-    return { scope, name: params.name, state: body.state }
+    return change(() => {
+      app.faults.rules.setState(scope, params.name, body.state)
+      return { scope, name: params.name, state: body.state }
+    })
   })
 
   controlRoute(app, control.failSession, ({ request, params, query }) => {
     assertSessionToken(app, params.token, emulated)
-    app.faults.failSession(params.token, params.fault, scopeOf(request, query.scope))
-    return null
+    const scope = scopeOf(request, query.scope)
+    return change(() => {
+      app.faults.failSession(params.token, params.fault, scope)
+      return null
+    })
   })
   controlRoute(app, control.sessionLifetime, ({ request, params, query, body }) => {
     assertSessionToken(app, params.token, emulated)
-    app.faults.limitSession(params.token, body, scopeOf(request, query.scope))
-    return null
+    const scope = scopeOf(request, query.scope)
+    return change(() => {
+      app.faults.limitSession(params.token, body, scope)
+      return null
+    })
   })
 
-  controlRoute(app, control.getClock, ({ request, query }) => clockView(scopeOf(request, query.scope)))
+  controlRoute(app, control.getClock, async ({ request, query }) => {
+    const scope = scopeOf(request, query.scope)
+    await current()
+    return clockView(scope)
+  })
   controlRoute(app, control.setClock, ({ request, query, body }) => {
     const scope = scopeOf(request, query.scope)
-    setClock(clockFor(scope), body, scope === null)
-    return clockView(scope)
+    return change(() => {
+      setClock(clockFor(scope), body, scope === null)
+      return clockView(scope)
+    })
   })
   controlRoute(app, control.advanceClock, ({ request, query, body }) => {
     const scope = scopeOf(request, query.scope)
-    clockFor(scope).advance(body.ms)
-    return clockView(scope)
+    return change(() => {
+      clockFor(scope).advance(body.ms)
+      return clockView(scope)
+    })
   })
 
   const journalOn = () => {
@@ -280,14 +322,17 @@ export async function controlRoutes(
   controlRoute(app, control.getScenario, ({ params }) => scenarioNamed(params.name))
   controlRoute(app, control.activateScenario, async ({ request, params, query, body }) => {
     const scenario = await scenarioNamed(params.name)
-    const activation = await activateScenario(app, clock, scenario, {
-      scope: scopeOf(request, body?.scope, query.scope),
-      params: body?.params ?? {},
-      adminToken: config.EMU_ADMIN_TOKEN,
-      emulated,
-      allowData: body?.allowData,
-      force: body?.force,
-    })
+    const scope = scopeOf(request, body?.scope, query.scope)
+    const activation = await change(() =>
+      activateScenario(app, clock, scenario, {
+        scope,
+        params: body?.params ?? {},
+        adminToken: config.EMU_ADMIN_TOKEN,
+        emulated,
+        allowData: body?.allowData,
+        force: body?.force,
+      }),
+    )
     request.log.info({ scenario: scenario.name, scope: activation.scope }, 'scenario activated')
     return activation
   })
