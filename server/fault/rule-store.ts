@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import { LAST_EVENT_ID_HEADER, streamRoute } from '@shared/contract/stream-route'
 import {
   type FaultAction,
   type FaultRule,
   type FaultRuleInput,
   faultRuleInputSchema,
+  isStreamAction,
   type MachineState,
   STARTED,
 } from '@shared/emu-control'
@@ -49,6 +51,8 @@ interface StoredRule {
   templateBody: boolean
   /** Method and path of the call this rule last fired on, while its retry is still to come. */
   awaitingRetry: string | null
+  /** A stream action: the rule sees the stream's openings only. */
+  streamOnly: boolean
 }
 
 /**
@@ -112,6 +116,16 @@ export class RuleStore {
     ) {
       throw new RuleInputError('whenState 与 setState 需要 inScenario（状态机的名字）')
     }
+    const pathRe = globToRegExp(parsed.match.path)
+    const streamOnly = isStreamAction(parsed.action)
+    if (streamOnly && !pathRe.test(streamRoute.path)) {
+      throw new RuleInputError(
+        `${parsed.action.type} 只作用于推送通道：match.path 须匹配 ${streamRoute.path}，如 {"path":"${streamRoute.path}"}`,
+      )
+    }
+    const headers = { ...parsed.match.headers }
+    // A reconnection is an opening that says which event it saw last.
+    if (parsed.action.type === 'streamRefuse') headers[LAST_EVENT_ID_HEADER] = { present: true }
     const rule: FaultRule = {
       ...parsed,
       id: randomUUID(),
@@ -122,16 +136,17 @@ export class RuleStore {
     }
     this.rules.push({
       rule,
-      pathRe: globToRegExp(parsed.match.path),
+      pathRe,
       random: seededRandom(parsed.seed ?? this.seedValue),
       query: fieldChecks(parsed.match.query),
-      headers: fieldChecks(parsed.match.headers, true),
+      headers: fieldChecks(headers, true),
       body: fieldChecks(parsed.match.body),
       templateBody:
         'template' in parsed.action &&
         parsed.action.template === true &&
         /\{\{\s*request\.body\./.test(JSON.stringify(parsed.action)),
       awaitingRetry: null,
+      streamOnly,
     })
     return rule
   }
@@ -204,6 +219,7 @@ export class RuleStore {
       if (rule.scope !== undefined && rule.scope !== req.scope) continue
       if (rule.match.method !== undefined && rule.match.method !== req.method) continue
       if (!pathRe.test(req.path)) continue
+      if (stored.streamOnly && (req.path !== streamRoute.path || req.method !== streamRoute.method)) continue
       if (stored.query.length > 0) {
         query ??= (req.query ?? none)()
         const q = query

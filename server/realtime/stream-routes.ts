@@ -39,7 +39,39 @@ export interface StreamRouteOptions {
   readonly timers?: StreamTimers
   /** Where streams opened, events sent and slow readers closed are counted (null: not kept). */
   readonly metrics?: Metrics | null
+  /** The tester's stream faults and the journal's record of each event (server/fault/stream-faults.ts). */
+  readonly faults?: StreamFaultHook
 }
+
+/** One event as a stream sends it. */
+export interface OutgoingEvent {
+  readonly id: string
+  readonly event: StreamEvent
+}
+
+/** What a stream hands its fault hook: its own ways to send an event and to end. */
+export interface StreamOutlet {
+  send(e: OutgoingEvent): void
+  /** Ends the connection mid-stream, as a network failure would (no end of the body). */
+  drop(): void
+  /** Ends the stream as the server does after a `session_end`. */
+  end(): void
+  /** The newest event's id (what a `session_end` of the stream's own carries). */
+  lastId(): string
+  readonly timers: StreamTimers
+}
+
+/** A fault hook's hold on one stream: every event the stream would send goes through `send`. */
+export interface StreamTap {
+  /** Answer a `snapshot` (reason `gap`) instead of the replay the `Last-Event-ID` asks for. */
+  readonly gap: boolean
+  send(e: OutgoingEvent): void
+  /** The stream has ended, however it did. */
+  closed(): void
+}
+
+/** Asked once per stream, as it opens; null leaves the stream alone. */
+export type StreamFaultHook = (request: FastifyRequest, outlet: StreamOutlet) => StreamTap | null
 
 interface OpenStream {
   recheck(): void
@@ -85,15 +117,22 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       let heartbeat: unknown = null
       let unsubscribe = () => {}
 
-      const write = (e: { id: string; event: StreamEvent }) => {
+      let tap: StreamTap | null = null
+
+      const send = (e: OutgoingEvent) => {
+        if (ended) return
+        metrics?.streamEvents.inc({ type: e.event.type })
+        void reply.sse.send({ id: e.id, event: e.event.type, data: e.event.data }).catch(() => close())
+      }
+      const write = (e: OutgoingEvent) => {
         if (ended) return
         if (reply.raw.writableLength > MAX_BUFFERED_BYTES) {
           metrics?.streamSlowClosed.inc()
           close()
           return
         }
-        metrics?.streamEvents.inc({ type: e.event.type })
-        void reply.sse.send({ id: e.id, event: e.event.type, data: e.event.data }).catch(() => close())
+        if (tap) tap.send(e)
+        else send(e)
       }
       const endSession = (): boolean => {
         const state = opts.sessionState(request)
@@ -122,18 +161,33 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
         heartbeat = timers.setTimeout(beat, opts.heartbeatMs)
       }
       const me: OpenStream = { recheck: () => void endSession(), close: () => close() }
-      function close(): void {
+      /** `drop`: cut off after what was written, without the end of the body (a network failure). */
+      function close(drop = false): void {
         if (ended) return
         ended = true
         open.delete(me)
         unsubscribe()
         if (heartbeat !== null) timers.clearTimeout(heartbeat)
-        reply.sse.close()
+        tap?.closed()
+        const socket = reply.raw.socket
+        if (drop && socket) {
+          // The head first (a drop before any event): the client sees a stream cut off, not no answer.
+          reply.raw.flushHeaders()
+          socket.end(() => socket.destroy())
+        } else reply.sse.close()
       }
 
-      // Replay and subscription in one synchronous turn: nothing published can fall between them.
       const lastId = headerOf(request, LAST_EVENT_ID_HEADER)
-      const missed = lastId ? opts.hub.since(lastId) : null
+      tap =
+        opts.faults?.(request, {
+          send,
+          drop: () => close(true),
+          end: () => close(),
+          lastId: () => opts.hub.lastId(),
+          timers,
+        }) ?? null
+      // Replay and subscription in one synchronous turn: nothing published can fall between them.
+      const missed = lastId && !tap?.gap ? opts.hub.since(lastId) : null
       metrics?.streamStarts.inc({
         start: missed !== null ? 'replay' : lastId ? 'snapshot_gap' : 'snapshot_new',
       })
