@@ -84,7 +84,7 @@ function streamActionSchemas() {
 }
 
 /** The actions that work on the push channel only. */
-export const STREAM_ACTIONS = [
+const STREAM_ACTIONS = [
   'streamDrop',
   'streamDelay',
   'streamDuplicate',
@@ -392,7 +392,7 @@ const messageSchema = z.object({
 })
 
 /** One event of a stream, as the journal notes it. */
-export const journalStreamEventSchema = z.object({
+const journalStreamEventSchema = z.object({
   /** Wall-clock time it was sent (or skipped, or held). */
   at: z.number().int(),
   id: z.string(),
