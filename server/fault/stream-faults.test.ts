@@ -13,7 +13,7 @@ import { requestTarget } from '../plugins/request-target'
 import { EVERYONE, MemoryEventHub } from '../realtime/event-hub'
 import { type StreamTimers, streamRoutes } from '../realtime/stream-routes'
 import { RuleInputError } from './rule-store'
-import { STREAM_EVENTS_KEPT } from './stream-faults'
+import { DROP_GRACE_MS, STREAM_EVENTS_KEPT } from './stream-faults'
 
 /**
  * The stream faults (docs/testing.md#stream-faults) on the stream route with the fault layer in
@@ -91,7 +91,12 @@ async function setUp() {
   /** What the journal says of the streams, oldest first. */
   const journal = () => app.faults.journal?.query({ path: '/api/stream' }) ?? []
   const publish = (n: number) => hub.publish(announcement(n), EVERYONE)
-  return { hub, timers, app, base, open, addRule, journal, publish }
+  /** Lets a drop's cut come (it waits DROP_GRACE_MS after the last event). */
+  const cut = async () => {
+    await expect.poll(() => timers.waits()).toContain(DROP_GRACE_MS)
+    timers.fire(timers.waits().indexOf(DROP_GRACE_MS))
+  }
+  return { hub, timers, app, base, open, addRule, journal, publish, cut }
 }
 
 const titles = (s: TestStream) =>
@@ -99,31 +104,38 @@ const titles = (s: TestStream) =>
 
 describe('stream faults', () => {
   it('streamDrop: the connection breaks off after N events, as a network failure; times counts streams', async () => {
-    const { open, addRule, publish, journal, hub } = await setUp()
+    const { open, addRule, publish, journal, hub, cut } = await setUp()
     addRule({ match: { path: '/api/stream' }, action: { type: 'streamDrop', afterEvents: 3 }, times: 1 })
     const s = await open()
     await s.next((e) => e.event === 'snapshot')
     publish(1)
     publish(2)
+    await s.next((e) => e.data.title === 't2')
+    // The cut comes a moment later; an event published meanwhile is not sent.
+    publish(3)
+    await cut()
     await s.ended
     expect(s.failed).toBe(true)
     expect(titles(s)).toBe('snapshot t1 t2')
-    // Nothing more goes to it; the next opening (a reconnect) is left alone.
-    publish(3)
     expect(hub.listenerCount).toBe(0)
+    // The next opening (the reconnection) is left alone, and gets what it missed.
     const again = await open(s.events.at(-1)?.id ?? undefined)
     await again.next((e) => e.data.title === 't3')
     const entries = journal()
     expect(entries[0]?.outcome).toBe('dropped')
     expect(entries[0]?.fault?.action).toBe('streamDrop')
     expect(entries[0]?.stream).toMatchObject({ events: 3, end: 'dropped' })
+    expect(entries[0]?.stream?.recent.at(-1)).toMatchObject({ sent: false, fault: 'streamDrop' })
     expect(entries[1]?.fault).toBeNull()
   })
 
   it('streamDrop after 0 events: cut off as it opens, before the snapshot', async () => {
-    const { open, addRule, timers } = await setUp()
+    const { open, addRule, timers, cut } = await setUp()
     addRule({ match: { path: '/api/stream' }, action: { type: 'streamDrop', afterEvents: 0 } })
-    const s = await open()
+    // The answer's head leaves with the cut.
+    const opening = open()
+    await cut()
+    const s = await opening
     await s.ended
     expect(s.failed).toBe(true)
     expect(s.events).toEqual([])
@@ -287,7 +299,7 @@ describe('stream faults', () => {
   })
 
   it('a stream action must match the stream; on a wider path it sees the stream only', async () => {
-    const { app, open, addRule } = await setUp()
+    const { app, open, addRule, cut } = await setUp()
     expect(() =>
       addRule({ match: { path: '/api/api/getBalance' }, action: { type: 'streamDrop', afterEvents: 1 } }),
     ).toThrow(RuleInputError)
@@ -295,6 +307,7 @@ describe('stream faults', () => {
     await app.inject({ method: 'GET', url: '/api/other' })
     expect(rule.matched).toBe(0)
     const s = await open()
+    await cut()
     await s.ended
     expect(titles(s)).toBe('snapshot')
     expect(rule.fired).toBe(1)

@@ -1,6 +1,9 @@
 import type { JournalStreamEvent, StreamAction } from '@shared/emu-control'
-import type { OutgoingEvent, StreamOutlet, StreamTap } from '../realtime/stream-routes'
+import type { OutgoingEvent, StreamOutlet, StreamTap } from '../realtime/stream-tap'
 import type { JournalRecord } from './journal'
+
+/** How long after its last event a dropped stream is cut off (on the stream's timers). */
+export const DROP_GRACE_MS = 250
 
 /** Of each stream, the events the journal keeps (the newest); the counts cover them all. */
 export const STREAM_EVENTS_KEPT = 30
@@ -40,6 +43,8 @@ export class StreamFaultTap implements StreamTap {
   private readonly pending = new Set<unknown>()
   private skipped = 0
   private done = false
+  /** A drop is under way: nothing more is sent. */
+  private cutting = false
   private readonly now: () => number
 
   constructor(
@@ -59,6 +64,10 @@ export class StreamFaultTap implements StreamTap {
 
   send(e: OutgoingEvent): void {
     if (this.done) return
+    if (this.cutting) {
+      this.note(e, false, 'streamDrop')
+      return
+    }
     this.seen++
     const action = this.setup.fault?.action
     if (!action) {
@@ -150,10 +159,17 @@ export class StreamFaultTap implements StreamTap {
       this.outlet.end()
       return
     }
-    if (stream) stream.end = 'dropped'
-    const entry = this.setup.entry
-    if (entry) entry.outcome = 'dropped'
-    this.outlet.drop()
+    if (this.cutting) return
+    // The cut comes a moment after the last event: a browser that gets an event and the cut
+    // together may fail the body before the page has read the event (an errored stream drops
+    // what it holds), and the drop would then seem to come earlier than asked.
+    this.cutting = true
+    this.later(DROP_GRACE_MS, () => {
+      if (stream) stream.end = 'dropped'
+      const entry = this.setup.entry
+      if (entry) entry.outcome = 'dropped'
+      this.outlet.drop()
+    })
   }
 
   /** Sends the delayed events whose time has come, in order, up to the first still waiting. */

@@ -3,6 +3,7 @@ import { LAST_EVENT_ID_HEADER, type StreamEvent, stream } from '@shared/contract
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { Metrics } from '../ops/metrics'
 import { type EventHub, type HubEvent, isFor } from './event-hub'
+import type { OutgoingEvent, StreamFaultHook, StreamTap } from './stream-tap'
 
 /** What became of the session a stream was opened with. */
 export type SessionState = 'live' | 'revoked' | 'expired'
@@ -42,36 +43,6 @@ export interface StreamRouteOptions {
   /** The tester's stream faults and the journal's record of each event (server/fault/stream-faults.ts). */
   readonly faults?: StreamFaultHook
 }
-
-/** One event as a stream sends it. */
-export interface OutgoingEvent {
-  readonly id: string
-  readonly event: StreamEvent
-}
-
-/** What a stream hands its fault hook: its own ways to send an event and to end. */
-export interface StreamOutlet {
-  send(e: OutgoingEvent): void
-  /** Ends the connection mid-stream, as a network failure would (no end of the body). */
-  drop(): void
-  /** Ends the stream as the server does after a `session_end`. */
-  end(): void
-  /** The newest event's id (what a `session_end` of the stream's own carries). */
-  lastId(): string
-  readonly timers: StreamTimers
-}
-
-/** A fault hook's hold on one stream: every event the stream would send goes through `send`. */
-export interface StreamTap {
-  /** Answer a `snapshot` (reason `gap`) instead of the replay the `Last-Event-ID` asks for. */
-  readonly gap: boolean
-  send(e: OutgoingEvent): void
-  /** The stream has ended, however it did. */
-  closed(): void
-}
-
-/** Asked once per stream, as it opens; null leaves the stream alone. */
-export type StreamFaultHook = (request: FastifyRequest, outlet: StreamOutlet) => StreamTap | null
 
 interface OpenStream {
   recheck(): void
@@ -124,7 +95,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
         metrics?.streamEvents.inc({ type: e.event.type })
         void reply.sse.send({ id: e.id, event: e.event.type, data: e.event.data }).catch(() => close())
       }
-      const write = (e: OutgoingEvent) => {
+      const write = (e: { id: string; event: StreamEvent }) => {
         if (ended) return
         if (reply.raw.writableLength > MAX_BUFFERED_BYTES) {
           metrics?.streamSlowClosed.inc()
