@@ -55,6 +55,43 @@ describe('npm run emu', () => {
     expect((await emu('fault', 'list')).out).toBe('no rules')
   })
 
+  it('adds stream faults, on the stream unless told otherwise', async () => {
+    const added = await emu(
+      'fault',
+      'add',
+      '--stream-skip',
+      '2',
+      '--after-events',
+      '1',
+      '--events',
+      'draw,balance',
+      '--json',
+    )
+    expect(added.code, added.err).toBe(0)
+    expect(JSON.parse(added.out)).toMatchObject({
+      match: { path: '/api/stream' },
+      action: { type: 'streamSkip', count: 2, afterEvents: 1, events: ['draw', 'balance'] },
+    })
+    const refuse = await emu(
+      'fault',
+      'add',
+      '--stream-refuse',
+      '--refuse-status',
+      '502',
+      '--times',
+      '3',
+      '--json',
+    )
+    expect(JSON.parse(refuse.out)).toMatchObject({ action: { type: 'streamRefuse', status: 502 }, times: 3 })
+    const delay = await emu('fault', 'add', '--stream-delay', '1s-3s', '--json')
+    expect(JSON.parse(delay.out).action).toEqual({ type: 'streamDelay', minMs: 1000, maxMs: 3000 })
+    const elsewhere = await emu('fault', 'add', '--stream-drop', '1', '--path', '/api/api/getBalance')
+    expect(elsewhere.code).toBe(1)
+    expect(elsewhere.err).toContain('/api/stream')
+    expect((await emu('fault', 'add', '--stream-duplicate', '--events', 'nonsense')).code).toBe(1)
+    expect((await emu('fault', 'clear', '--all')).code).toBe(0)
+  })
+
   it('activates a scenario: session-expired ends the next session that calls', async () => {
     const player = await liveLogin(live.url)
     const res = await emu('scenario', 'session-expired')

@@ -1,10 +1,12 @@
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { streamRoute } from '../shared/contract/stream-route'
 import {
   type FaultAction,
   type FaultRuleInput,
   faultActionSchema,
   faultRuleInputSchema,
+  isStreamAction,
   type JournalEntry,
   type JournalFilter,
   parseFieldTest,
@@ -27,6 +29,11 @@ reads and changes only that scope).
                --hang | --reset | --empty | --malformed | --truncate | --rule JSON (a whole rule)
                network: --bandwidth BYTES_PER_S | --slicer BYTES:DELAY | --slow-close DURATION
                --latency DURATION [--jitter DURATION] | --timeout DURATION | --reset-after-head
+               stream (GET /api/stream, the default --path for these; they act on the next streams opened):
+                 --stream-drop N | --stream-delay MS|MIN-MAX | --stream-duplicate | --stream-reorder
+                 --stream-skip M [--after-events N] | --stream-refuse [--refuse-status CODE]
+                 --stream-session-end [--after-events N] [--reason revoked|expired]
+                 --events TYPE,TYPE (only these event types: draw, round, balance…)
      --quiet:  print only the new rule's id
      match:    --path GLOB (default /api/**, no ?query) --method M --nth N
                --query T --header T --body-field T (repeatable; T: name=value, name~=regex, name, !name)
@@ -169,6 +176,17 @@ const OPTIONS = {
   'at-most': { type: 'string' },
   phone: { type: 'string' },
   password: { type: 'string' },
+  'stream-drop': { type: 'string' },
+  'stream-delay': { type: 'string' },
+  'stream-duplicate': { type: 'boolean' },
+  'stream-reorder': { type: 'boolean' },
+  'stream-skip': { type: 'string' },
+  'stream-refuse': { type: 'boolean' },
+  'refuse-status': { type: 'string' },
+  'stream-session-end': { type: 'boolean' },
+  'after-events': { type: 'string' },
+  reason: { type: 'string' },
+  events: { type: 'string' },
 } as const
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
@@ -226,12 +244,55 @@ function actionFrom(v: Values): FaultAction {
     })
   }
   if (v.timeout !== undefined) chosen.push({ type: 'timeout', ms: parseDuration(v.timeout) })
-  if (chosen.length !== 1) {
+  const asked: unknown[] = [...chosen, ...streamActionsFrom(v)]
+  if (asked.length !== 1) {
     throw new UsageError(
-      'give exactly one action: --envelope, --status, --delay, --hang, --reset, --reset-after-head, --empty, --malformed, --truncate, --bandwidth, --slicer, --slow-close, --latency, --timeout',
+      'give exactly one action: --envelope, --status, --delay, --hang, --reset, --reset-after-head, --empty, --malformed, --truncate, --bandwidth, --slicer, --slow-close, --latency, --timeout, --stream-drop, --stream-delay, --stream-duplicate, --stream-reorder, --stream-skip, --stream-refuse, --stream-session-end',
     )
   }
-  return chosen[0] as FaultAction
+  return faultActionSchema.parse(asked[0])
+}
+
+/** The push channel's actions asked for (docs/testing.md#stream-faults). */
+function streamActionsFrom(v: Values): unknown[] {
+  const chosen: unknown[] = []
+  const events = v.events === undefined ? {} : { events: v.events.split(',').map((t) => t.trim()) }
+  const afterEvents =
+    v['after-events'] === undefined ? {} : { afterEvents: int('after-events', v['after-events']) }
+  if (v['stream-drop'] !== undefined) {
+    chosen.push({ type: 'streamDrop', afterEvents: int('stream-drop', v['stream-drop']) })
+  }
+  if (v['stream-delay'] !== undefined) {
+    const range = /^(\w+)-(\w+)$/.exec(v['stream-delay'])
+    const ms =
+      range?.[1] && range[2]
+        ? { minMs: parseDuration(range[1]), maxMs: parseDuration(range[2]) }
+        : { ms: parseDuration(v['stream-delay']) }
+    chosen.push({ type: 'streamDelay', ...ms, ...events })
+  }
+  if (v['stream-duplicate']) chosen.push({ type: 'streamDuplicate', ...events })
+  if (v['stream-reorder']) chosen.push({ type: 'streamReorder', ...events })
+  if (v['stream-skip'] !== undefined) {
+    chosen.push({
+      type: 'streamSkip',
+      count: int('stream-skip', v['stream-skip']),
+      ...afterEvents,
+      ...events,
+    })
+  }
+  if (v['stream-refuse']) {
+    const status =
+      v['refuse-status'] === undefined ? {} : { status: int('refuse-status', v['refuse-status']) }
+    chosen.push({ type: 'streamRefuse', ...status })
+  }
+  if (v['stream-session-end']) {
+    chosen.push({
+      type: 'streamSessionEnd',
+      ...afterEvents,
+      ...(v.reason === undefined ? {} : { reason: v.reason }),
+    })
+  }
+  return chosen
 }
 
 function ruleFrom(v: Values): FaultRuleInput {
@@ -241,16 +302,17 @@ function ruleFrom(v: Values): FaultRuleInput {
   const query = tests(v.query)
   const headers = tests(v.header)
   const body = tests(v['body-field'])
+  const action = actionFrom(v)
   const rule: FaultRuleInput = {
     match: {
-      path: v.path ?? '/api/**',
+      path: v.path ?? (isStreamAction(action) ? streamRoute.path : '/api/**'),
       ...(v.method === undefined ? {} : { method: v.method }),
       ...(v.nth === undefined ? {} : { nth: int('nth', v.nth) }),
       ...(query ? { query } : {}),
       ...(headers ? { headers } : {}),
       ...(body ? { body } : {}),
     },
-    action: actionFrom(v),
+    action,
   }
   if (v.times !== undefined) rule.times = int('times', v.times)
   if (v.after !== undefined) rule.after = int('after', v.after)
@@ -294,8 +356,11 @@ export function formatEntry(e: JournalEntry): string {
     ? `  [${e.fault.kind} ${e.fault.action}${e.fault.label ? ` "${e.fault.label}"` : ''}]`
     : ''
   const took = e.durationMs === null ? '' : `  ${e.durationMs}ms`
+  const stream = e.stream
+    ? `  {${e.stream.events} events${e.stream.touched > 0 ? `, ${e.stream.touched} touched` : ''}${e.stream.end ? `, ${e.stream.end}` : ''}}`
+    : ''
   const scope = e.scope ? `  (${e.scope})` : ''
-  return `#${e.seq} ${time} ${e.method} ${e.url} → ${answer}${fault}${took}${scope}`
+  return `#${e.seq} ${time} ${e.method} ${e.url} → ${answer}${fault}${stream}${took}${scope}`
 }
 
 /** Runs one CLI command; returns the exit code. */

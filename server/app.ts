@@ -214,6 +214,7 @@ export async function buildApp(
         heartbeatMs: config.STREAM_HEARTBEAT_MS,
         onRecheck: (recheck) => clock.onChange(recheck),
         metrics,
+        faults: app.faults.streamFaults,
       })
     })
   } else if (config.UPSTREAM_URL) {

@@ -4,6 +4,7 @@ import { expectUnknownFieldsRefused } from '@server/test-support/strict-schemas'
 import { createTestApp, type TestApp } from '@server/test-support/test-app'
 import { pathParamNames } from '@shared/emu-contract/control-endpoint'
 import { CONTROL_ENDPOINTS, CONTROL_OPENAPI_PATH } from '@shared/emu-contract/registry'
+import { faultActionSchema } from '@shared/emu-control'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -100,6 +101,13 @@ describe(CONTROL_OPENAPI_PATH, () => {
     const result = await validator.validate(doc)
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
+  })
+
+  it('shows every fault action a rule may have, the push channel’s too', async () => {
+    const text = (await t.app.inject({ url: CONTROL_OPENAPI_PATH })).body
+    const actions = faultActionSchema.options.map((o) => o.shape.type.value)
+    expect(actions).toContain('streamSessionEnd')
+    for (const action of actions) expect(text).toContain(`"const":"${action}"`)
   })
 
   it('is guarded like every /__emu call, and absent where the control API is', async () => {

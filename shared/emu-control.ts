@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { STREAM_EVENTS, type StreamEventType, sessionEndEventSchema } from './contract/stream'
 
 /**
  * The tester's API under /__emu: schemas shared by the server, the CLI and the typed test client.
@@ -17,6 +18,81 @@ const scopeSchema = scopeNameSchema
 
 /** The scope name that stands for every scope: a control call without a scope, or a global reset. */
 export const ALL_SCOPES = '*'
+
+const afterEvents = z.number().int().min(0).max(100_000)
+/** The event types a stream action touches; every type when absent. */
+const eventTypes = z
+  .array(z.enum(Object.keys(STREAM_EVENTS) as [StreamEventType, ...StreamEventType[]]))
+  .min(1)
+  .optional()
+const eventDelay = {
+  ms: z.number().int().min(0).max(600_000).optional(),
+  minMs: z.number().int().min(0).max(600_000).optional(),
+  maxMs: z.number().int().min(0).max(600_000).optional(),
+}
+
+/**
+ * The push channel's faults (`GET /api/stream`, docs/testing.md#stream-faults). A rule with one
+ * fires when a stream opens, like any rule on any call (so `times` counts streams); all but
+ * `streamRefuse` then act on that stream's events, as the server sends them.
+ */
+function streamActionSchemas() {
+  return [
+    /** After `afterEvents` events, the connection closes mid-stream, as a network failure would. */
+    z.strictObject({ type: z.literal('streamDrop'), afterEvents }),
+    /** Each event (of `events`) `ms` late, or uniformly `minMs`..`maxMs`; the order is kept. */
+    z
+      .strictObject({ type: z.literal('streamDelay'), ...eventDelay, events: eventTypes })
+      .refine((a) => a.ms !== undefined || a.minMs !== undefined || a.maxMs !== undefined, {
+        error: 'streamDelay needs ms, or minMs and maxMs',
+      })
+      .refine((a) => a.minMs === undefined || a.maxMs === undefined || a.minMs <= a.maxMs, {
+        error: 'minMs must not exceed maxMs',
+      }),
+    /** Each event (of `events`) sent twice, with the same id. */
+    z.strictObject({ type: z.literal('streamDuplicate'), events: eventTypes }),
+    /** An event (of `events`) held back and sent right after the next one. */
+    z.strictObject({ type: z.literal('streamReorder'), events: eventTypes }),
+    /**
+     * After `afterEvents` events, the next `count` (of `events`) are never sent; the scope's next
+     * reconnection gets a `snapshot` (reason `gap`) instead of the replay.
+     */
+    z.strictObject({
+      type: z.literal('streamSkip'),
+      count: z.number().int().min(1).max(100_000),
+      afterEvents: afterEvents.default(0),
+      events: eventTypes,
+    }),
+    /**
+     * A reconnection (an opening with `Last-Event-ID`) is refused: this HTTP status with the
+     * envelope `{code: status, msg, data: null}`. A first opening is not matched, nor counted.
+     */
+    z.strictObject({
+      type: z.literal('streamRefuse'),
+      status: z.number().int().min(400).max(599).default(503),
+    }),
+    /**
+     * After `afterEvents` events, a `session_end` on the stream, which then closes; the session
+     * itself stays live.
+     */
+    z.strictObject({
+      type: z.literal('streamSessionEnd'),
+      afterEvents: afterEvents.default(0),
+      reason: sessionEndEventSchema.shape.reason.default('revoked'),
+    }),
+  ] as const
+}
+
+/** The actions that work on the push channel only. */
+const STREAM_ACTIONS = [
+  'streamDrop',
+  'streamDelay',
+  'streamDuplicate',
+  'streamReorder',
+  'streamSkip',
+  'streamRefuse',
+  'streamSessionEnd',
+] as const
 
 export const faultActionSchema = z.discriminatedUnion('type', [
   /** HTTP 200 with a body code and message, such as 10001 or 401. */
@@ -90,8 +166,14 @@ export const faultActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('malformed'), body: z.string().optional() }),
   /** The real answer, cut off halfway through its body. */
   z.strictObject({ type: z.literal('truncate') }),
+  ...streamActionSchemas(),
 ])
 export type FaultAction = z.infer<typeof faultActionSchema>
+export type StreamAction = Extract<FaultAction, { type: (typeof STREAM_ACTIONS)[number] }>
+
+/** Whether an action works on the push channel's events (or its reconnections) only. */
+export const isStreamAction = (action: FaultAction): action is StreamAction =>
+  (STREAM_ACTIONS as readonly string[]).includes(action.type)
 
 const isRegExp = (source: string): boolean => {
   try {
@@ -309,6 +391,30 @@ const messageSchema = z.object({
   truncated: z.boolean(),
 })
 
+/** One event of a stream, as the journal notes it. */
+const journalStreamEventSchema = z.object({
+  /** Wall-clock time it was sent (or skipped, or held). */
+  at: z.number().int(),
+  id: z.string(),
+  type: z.string(),
+  /** False: not sent (skipped, or held back to be sent later: then noted again when sent). */
+  sent: z.boolean(),
+  /** What a stream fault did to it (`streamDelay 200ms`, `streamDuplicate`, `streamSkip`…); null: nothing. */
+  fault: z.string().nullable(),
+})
+export type JournalStreamEvent = z.infer<typeof journalStreamEventSchema>
+
+const journalStreamSchema = z.object({
+  /** Events sent on the stream (a duplicate counts twice). */
+  events: z.number().int(),
+  /** Events a fault touched (delayed, duplicated, reordered, skipped, made up). */
+  touched: z.number().int(),
+  /** How it ended: `dropped` (streamDrop), `session_end` (streamSessionEnd), `closed` (anything else); null while open. */
+  end: z.enum(['closed', 'dropped', 'session_end']).nullable(),
+  /** The newest 30 events, oldest first. */
+  recent: z.array(journalStreamEventSchema),
+})
+
 export const journalEntrySchema = z.object({
   /** Increases by one per request since the server started; use it to tail. */
   seq: z.number().int(),
@@ -335,8 +441,18 @@ export const journalEntrySchema = z.object({
       action: z.string(),
     })
     .nullable(),
-  /** answered; or what happened to the connection instead. */
-  outcome: z.enum(['pending', 'answered', 'hang', 'reset', 'empty', 'truncated', 'timeout', 'aborted']),
+  /** answered; or what happened to the connection instead (`dropped`: a stream cut off by `streamDrop`). */
+  outcome: z.enum([
+    'pending',
+    'answered',
+    'hang',
+    'reset',
+    'empty',
+    'truncated',
+    'timeout',
+    'aborted',
+    'dropped',
+  ]),
   /** ms from arrival to the end of the answer (or of the connection); null while open. */
   durationMs: z.number().nullable(),
   /**
@@ -348,6 +464,8 @@ export const journalEntrySchema = z.object({
   request: messageSchema.extend({ query: z.record(z.string(), z.array(z.string())) }).nullable(),
   /** What was answered, kept the same way; null before the answer or when none was sent. */
   response: messageSchema.nullable(),
+  /** `GET /api/stream`: the events it sent, and what the stream faults did to them. */
+  stream: journalStreamSchema.optional(),
   /**
    * Proxy mode: where the upstream's answer differs from the contract (`data.list[].amount: expected
    * string, got number`); absent when it conforms or was not checked.

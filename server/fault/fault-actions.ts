@@ -48,12 +48,8 @@ export class FaultActions {
     this.hung.clear()
   }
 
-  apply(
-    { action, random }: Firing,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    entry: JournalRecord | null,
-  ): Verdict {
+  apply(firing: Firing, request: FastifyRequest, reply: FastifyReply, entry: JournalRecord | null): Verdict {
+    const { action, random } = firing
     switch (action.type) {
       case 'envelope': {
         const body: Record<string, unknown> = { code: action.code }
@@ -135,6 +131,18 @@ export class FaultActions {
         return true
       case 'truncate':
         request.truncateReply = true
+        return undefined
+      case 'streamRefuse':
+        reply.code(action.status).send({ code: action.status, msg: statusMessage(action.status), data: null })
+        return true
+      case 'streamDrop':
+      case 'streamDelay':
+      case 'streamDuplicate':
+      case 'streamReorder':
+      case 'streamSkip':
+      case 'streamSessionEnd':
+        // Carried out on the stream's events, by the stream's tap (./stream-faults.ts).
+        request.streamFault = { action, random }
         return undefined
     }
   }

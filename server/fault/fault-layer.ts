@@ -1,9 +1,11 @@
 import { Readable, Transform } from 'node:stream'
 import { SCOPE_HEADER, TOKEN_HEADER } from '@shared/constants'
+import { LAST_EVENT_ID_HEADER } from '@shared/contract/stream-route'
 import { CODE } from '@shared/envelope'
 import { MSG } from '@shared/messages'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { EmuClock } from '../emulator/clock'
+import type { StreamFaultHook } from '../realtime/stream-tap'
 import { AdminAccess } from './admin-access'
 import { FaultActions, shapeAnswer, toBuffer, type Verdict } from './fault-actions'
 import { FaultMatcher, type SessionFault } from './fault-matching'
@@ -11,6 +13,7 @@ import { BODY_KEEP, Journal, type JournalRecord, tokenKey } from './journal'
 import type { Recorder } from './recorder'
 import { type Firing, type RequestFacts, RuleStore } from './rule-store'
 import type { SharedFaults } from './shared-faults'
+import { StreamFaultTap } from './stream-faults'
 
 export type { ShapeAction, Verdict } from './fault-actions'
 export type { SessionFault } from './fault-matching'
@@ -42,6 +45,8 @@ export class FaultLayer {
    * counted decisions claimed there (./shared-faults.ts). Null: this process alone decides.
    */
   shared: SharedFaults | null = null
+  /** Scopes (null: none) whose next stream reconnection gets a `snapshot` gap: a stream of theirs skipped events. */
+  private readonly streamGaps = new Set<string | null>()
 
   /** `adminToken`: EMU_ADMIN_TOKEN, which every /__emu call must then carry. */
   constructor(
@@ -148,6 +153,7 @@ export class FaultLayer {
     else this.recorders.delete(scope)
     if (scope === undefined) {
       this.matcher.clearSessions()
+      this.streamGaps.clear()
       this.scenarios.clear()
       this.clock.dropScope()
       return
@@ -164,6 +170,21 @@ export class FaultLayer {
     this.rules.clear(scope)
     this.matcher.clearSessions(scope)
     this.scenarios.delete(scope)
+    this.streamGaps.delete(scope)
+  }
+
+  /**
+   * streamRoutes' `faults` option, in either mode: each stream's events pass through a tap that
+   * carries out the stream action fired on its opening (if any) and notes the events in the journal.
+   */
+  readonly streamFaults: StreamFaultHook = (request, outlet) => {
+    const scope = FaultLayer.scopeOf(request)
+    const reconnect = headerValue(request.headers[LAST_EVENT_ID_HEADER]) !== null
+    const gap = reconnect && this.streamGaps.delete(scope)
+    const fault = request.streamFault
+    const entry = request.journalEntry
+    if (!fault && !entry && !gap) return null
+    return new StreamFaultTap(outlet, { fault, entry, gap, onSkip: () => this.streamGaps.add(scope) })
   }
 
   /** Sockets left hanging are closed when the server shuts down. */

@@ -430,6 +430,7 @@ function publicEntry(e: JournalRecord): JournalEntry {
   } = e
   rest.code = codeOf(e)
   const request = message(reqHeaders, reqBody, reqBodyBytes)
+  if (rest.stream) rest.stream = { ...rest.stream, recent: rest.stream.recent.map((e) => ({ ...e })) }
   return {
     ...rest,
     fault: rest.fault ? { ...rest.fault } : null,

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import { LAST_EVENT_ID_HEADER, streamRoute } from '@shared/contract/stream-route'
 import {
   type FaultAction,
   type FaultRule,
   type FaultRuleInput,
   faultRuleInputSchema,
+  isStreamAction,
   type MachineState,
   STARTED,
 } from '@shared/emu-control'
@@ -49,6 +51,8 @@ interface StoredRule {
   templateBody: boolean
   /** Method and path of the call this rule last fired on, while its retry is still to come. */
   awaitingRetry: string | null
+  /** A stream action: the rule sees the stream's openings only. */
+  streamOnly: boolean
   /** The seed its generator started from (the rule's own, else the store's when it was added). */
   seed: number
 }
@@ -136,6 +140,11 @@ export class RuleStore {
     ) {
       throw new RuleInputError('whenState 与 setState 需要 inScenario（状态机的名字）')
     }
+    if (isStreamAction(parsed.action) && !globToRegExp(parsed.match.path).test(streamRoute.path)) {
+      throw new RuleInputError(
+        `${parsed.action.type} 只作用于推送通道：match.path 须匹配 ${streamRoute.path}，如 {"path":"${streamRoute.path}"}`,
+      )
+    }
     const rule: FaultRule = {
       ...parsed,
       id: randomUUID(),
@@ -149,19 +158,23 @@ export class RuleStore {
   }
 
   private static stored(rule: FaultRule, seed: number): StoredRule {
+    const headers = { ...rule.match.headers }
+    // A reconnection is an opening that says which event it saw last.
+    if (rule.action.type === 'streamRefuse') headers[LAST_EVENT_ID_HEADER] = { present: true }
     return {
       rule,
       seed,
       pathRe: globToRegExp(rule.match.path),
       random: seededRandom(seed),
       query: fieldChecks(rule.match.query),
-      headers: fieldChecks(rule.match.headers, true),
+      headers: fieldChecks(headers, true),
       body: fieldChecks(rule.match.body),
       templateBody:
         'template' in rule.action &&
         rule.action.template === true &&
         /\{\{\s*request\.body\./.test(JSON.stringify(rule.action)),
       awaitingRetry: null,
+      streamOnly: isStreamAction(rule.action),
     }
   }
 
@@ -227,6 +240,7 @@ export class RuleStore {
       if (rule.scope !== undefined && rule.scope !== req.scope) continue
       if (rule.match.method !== undefined && rule.match.method !== req.method) continue
       if (!pathRe.test(req.path)) continue
+      if (stored.streamOnly && (req.path !== streamRoute.path || req.method !== streamRoute.method)) continue
       if (stored.query.length > 0) {
         query ??= (req.query ?? none)()
         const q = query
@@ -344,6 +358,7 @@ export class RuleStore {
       if (rule.scope !== undefined && rule.scope !== req.scope) continue
       if (rule.match.method !== undefined && rule.match.method !== req.method) continue
       if (!pathRe.test(req.path)) continue
+      if (stored.streamOnly && (req.path !== streamRoute.path || req.method !== streamRoute.method)) continue
       if (stored.query.length > 0) {
         query ??= (req.query ?? none)()
         const q = query

@@ -4,6 +4,7 @@ import type { EmuClock } from '../emulator/clock'
 import { FaultLayer, type ShapeAction } from '../fault/fault-layer'
 import type { JournalRecord } from '../fault/journal'
 import type { RequestFacts } from '../fault/rule-store'
+import type { TapSetup } from '../fault/stream-faults'
 import { surfaceOf } from './request-target'
 
 declare module 'fastify' {
@@ -20,6 +21,8 @@ declare module 'fastify' {
     journalEntry: JournalRecord | null
     /** Set when the fault layer's decision waits for the body (a rule tests body fields). */
     faultFacts: RequestFacts | null
+    /** A stream action that fired on this stream's opening, for the stream's tap (server/fault/stream-faults.ts). */
+    streamFault: TapSetup['fault']
   }
 }
 
@@ -34,6 +37,7 @@ export const faultLayerPlugin = fp(
     app.decorateRequest('shapeReply', null)
     app.decorateRequest('journalEntry', null)
     app.decorateRequest('faultFacts', null)
+    app.decorateRequest('streamFault', null)
     // One callback hook for /api: the decision is synchronous, and a request let through enters a
     // scope with its own clock, so that from here on its deadline checks read it through requestNow().
     app.addHook('onRequest', (request, reply, done) => {

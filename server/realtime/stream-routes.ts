@@ -3,6 +3,7 @@ import { LAST_EVENT_ID_HEADER, type StreamEvent, stream } from '@shared/contract
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { Metrics } from '../ops/metrics'
 import { type EventHub, type HubEvent, isFor } from './event-hub'
+import type { OutgoingEvent, StreamFaultHook, StreamTap } from './stream-tap'
 
 /** What became of the session a stream was opened with. */
 export type SessionState = 'live' | 'revoked' | 'expired'
@@ -39,6 +40,8 @@ export interface StreamRouteOptions {
   readonly timers?: StreamTimers
   /** Where streams opened, events sent and slow readers closed are counted (null: not kept). */
   readonly metrics?: Metrics | null
+  /** The tester's stream faults and the journal's record of each event (server/fault/stream-faults.ts). */
+  readonly faults?: StreamFaultHook
 }
 
 interface OpenStream {
@@ -85,6 +88,13 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       let heartbeat: unknown = null
       let unsubscribe = () => {}
 
+      let tap: StreamTap | null = null
+
+      const send = (e: OutgoingEvent) => {
+        if (ended) return
+        metrics?.streamEvents.inc({ type: e.event.type })
+        void reply.sse.send({ id: e.id, event: e.event.type, data: e.event.data }).catch(() => close())
+      }
       const write = (e: { id: string; event: StreamEvent }) => {
         if (ended) return
         if (reply.raw.writableLength > MAX_BUFFERED_BYTES) {
@@ -92,8 +102,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
           close()
           return
         }
-        metrics?.streamEvents.inc({ type: e.event.type })
-        void reply.sse.send({ id: e.id, event: e.event.type, data: e.event.data }).catch(() => close())
+        if (tap) tap.send(e)
+        else send(e)
       }
       const endSession = (): boolean => {
         const state = opts.sessionState(request)
@@ -122,18 +132,33 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
         heartbeat = timers.setTimeout(beat, opts.heartbeatMs)
       }
       const me: OpenStream = { recheck: () => void endSession(), close: () => close() }
-      function close(): void {
+      /** `drop`: cut off after what was written, without the end of the body (a network failure). */
+      function close(drop = false): void {
         if (ended) return
         ended = true
         open.delete(me)
         unsubscribe()
         if (heartbeat !== null) timers.clearTimeout(heartbeat)
-        reply.sse.close()
+        tap?.closed()
+        const socket = reply.raw.socket
+        if (drop && socket) {
+          // The head first (a drop before any event): the client sees a stream cut off, not no answer.
+          reply.raw.flushHeaders()
+          socket.end(() => socket.destroy())
+        } else reply.sse.close()
       }
 
-      // Replay and subscription in one synchronous turn: nothing published can fall between them.
       const lastId = headerOf(request, LAST_EVENT_ID_HEADER)
-      const missed = lastId ? opts.hub.since(lastId) : null
+      tap =
+        opts.faults?.(request, {
+          send,
+          drop: () => close(true),
+          end: () => close(),
+          lastId: () => opts.hub.lastId(),
+          timers,
+        }) ?? null
+      // Replay and subscription in one synchronous turn: nothing published can fall between them.
+      const missed = lastId && !tap?.gap ? opts.hub.since(lastId) : null
       metrics?.streamStarts.inc({
         start: missed !== null ? 'replay' : lastId ? 'snapshot_gap' : 'snapshot_new',
       })

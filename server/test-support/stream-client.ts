@@ -17,6 +17,8 @@ export interface TestStream {
   next(match: (e: ReadEvent) => boolean, ms?: number): Promise<ReadEvent>
   /** Resolves when the server has ended the stream. */
   readonly ended: Promise<void>
+  /** Once ended: whether the body broke off (a network failure, or `close()`) rather than ending. */
+  readonly failed: boolean
   close(): void
 }
 
@@ -30,6 +32,7 @@ export async function openStream(base: string, token: string, lastEventId?: stri
   const comments: string[] = []
   const waiters = new Set<() => void>()
   let done = false
+  let failed = false
   const parser = new SseParser({
     onEvent: (f: SseFrame) => {
       events.push({ id: f.id, event: f.event, data: JSON.parse(f.data) })
@@ -46,7 +49,8 @@ export async function openStream(base: string, token: string, lastEventId?: stri
     try {
       for await (const chunk of res.body) parser.push(decoder.decode(chunk as Uint8Array, { stream: true }))
     } catch {
-      // aborted
+      // aborted, or cut off
+      failed = true
     } finally {
       done = true
       for (const w of [...waiters]) w()
@@ -58,6 +62,9 @@ export async function openStream(base: string, token: string, lastEventId?: stri
     events,
     comments,
     ended,
+    get failed() {
+      return failed
+    },
     next(match, ms = 5_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
