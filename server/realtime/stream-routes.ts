@@ -27,8 +27,11 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024
 
 export interface StreamRouteOptions {
   readonly hub: EventHub
-  /** The session check every call has: sets `request.player` or throws the session-lost answer. */
-  readonly authenticate: (request: FastifyRequest) => void
+  /**
+   * The session check every call has: sets `request.player` or throws the session-lost answer. Proxy
+   * mode's asks the upstream, once per connection (docs/realtime.md#proxy-mode).
+   */
+  readonly authenticate: (request: FastifyRequest) => void | Promise<void>
   /** Whether the session a stream was opened with still holds, asked at each heartbeat and session event. */
   readonly sessionState: (request: FastifyRequest) => SessionState
   /** The server time the snapshot event carries. */
@@ -39,6 +42,11 @@ export interface StreamRouteOptions {
   readonly timers?: StreamTimers
   /** Where streams opened, events sent and slow readers closed are counted (null: not kept). */
   readonly metrics?: Metrics | null
+  /**
+   * Whether the hub carries the player's own events (settlement, balance, orders, session end); the
+   * snapshot says so (`player_events`). False in proxy mode, where the upstream offers none.
+   */
+  readonly playerEvents?: boolean
 }
 
 interface OpenStream {
@@ -71,9 +79,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
     stream.path,
     {
       sse: { kind: 'only', heartbeat: false },
-      preHandler: (request, _reply, done) => {
-        opts.authenticate(request)
-        done()
+      preHandler: async (request) => {
+        await opts.authenticate(request)
       },
     },
     async (request, reply) => {
@@ -140,7 +147,14 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       if (missed === null)
         write({
           id: opts.hub.lastId(),
-          event: { type: 'snapshot', data: { reason: lastId ? 'gap' : 'new', server_time: opts.now() } },
+          event: {
+            type: 'snapshot',
+            data: {
+              reason: lastId ? 'gap' : 'new',
+              server_time: opts.now(),
+              player_events: opts.playerEvents ?? true,
+            },
+          },
         })
       else for (const e of missed) if (e.type !== 'session_end') deliver(e)
       if (ended) return
