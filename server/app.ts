@@ -99,6 +99,8 @@ export interface ProxyRealtimeParts {
   readonly hub?: EventHub
   readonly lease?: Lease
   readonly readerTimers?: ReaderTimers
+  /** The reader's clock, with its timers (a test's virtual time). */
+  readonly readerNow?: () => number
   readonly onReader?: (reader: UpstreamReader) => void
 }
 
@@ -239,6 +241,7 @@ export async function buildApp(
       metrics,
       ...(proxyRealtime.readerTimers ? { readerTimers: proxyRealtime.readerTimers } : {}),
       ...(proxyRealtime.onReader ? { onReader: proxyRealtime.onReader } : {}),
+      ...(proxyRealtime.readerNow ? { reader: { now: proxyRealtime.readerNow } } : {}),
     })
     await app.register(upstreamProxy, {
       monitor,

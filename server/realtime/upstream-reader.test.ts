@@ -38,7 +38,7 @@ function setUp(
   return { time, upstream, hub, events, reader, warnings }
 }
 
-const draws = (events: HubEvent[]) => events.filter((e) => e.type === 'draw').map((e) => e.data.round_id)
+const draws = (events: HubEvent[]) => events.flatMap((e) => (e.type === 'draw' ? [e.data.round_id] : []))
 const rounds = (events: HubEvent[]) =>
   events.flatMap((e) => (e.type === 'round' ? [`${e.data.round_id}:${e.data.state}`] : []))
 
@@ -60,7 +60,13 @@ describe('UpstreamReader', () => {
     // Each round: sealed (from the round already read, no call), drawn, then the next one open.
     expect(
       events
-        .map((e) => (e.type === 'round' ? `${e.data.round_id}:${e.data.state}` : `draw ${e.data.round_id}`))
+        .map((e) =>
+          e.type === 'round'
+            ? `${e.data.round_id}:${e.data.state}`
+            : e.type === 'draw'
+              ? `draw ${e.data.round_id}`
+              : e.type,
+        )
         .slice(0, 7),
     ).toEqual([
       `${first}:OPEN`,

@@ -121,6 +121,8 @@ export class UpstreamReader {
   private running = false
   private holding = false
   private leaseTimer: unknown = null
+  private inFlight = 0
+  private idleWaiters: (() => void)[] = []
   private readonly states = new Map<GameCode, GameState>()
   private readonly o: Required<Omit<ReaderOptions, 'metrics'>> & { metrics: Metrics | null }
   /** Calls made, by endpoint, since start (for tests and benchmarks; the metric counts the same). */
@@ -152,6 +154,22 @@ export class UpstreamReader {
     for (const st of this.states.values()) this.clear(st)
   }
 
+  /** Resolves when no turn is under way (tests and benchmarks moving a virtual clock wait for it). */
+  whenIdle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  private begin(): void {
+    this.inFlight++
+  }
+
+  private end(): void {
+    this.inFlight--
+    if (this.inFlight > 0) return
+    for (const resolve of this.idleWaiters.splice(0)) resolve()
+  }
+
   /** Whether this process reads now (it held the lease at its last question). */
   get reading(): boolean {
     return this.holding
@@ -159,13 +177,18 @@ export class UpstreamReader {
 
   private async checkLease(): Promise<void> {
     this.leaseTimer = null
-    const held = await this.hold()
-    if (!this.running) return
-    if (held && !this.holding) {
-      this.holding = true
-      for (const game of this.o.games) this.schedule(game, 0, 'read')
-    } else if (!held && this.holding) this.standBy()
-    this.leaseTimer = this.o.timers.setTimeout(() => void this.checkLease(), this.o.leaseCheckMs)
+    this.begin()
+    try {
+      const held = await this.hold()
+      if (!this.running) return
+      if (held && !this.holding) {
+        this.holding = true
+        for (const game of this.o.games) this.schedule(game, 0, 'read')
+      } else if (!held && this.holding) this.standBy()
+      this.leaseTimer = this.o.timers.setTimeout(() => void this.checkLease(), this.o.leaseCheckMs)
+    } finally {
+      this.end()
+    }
   }
 
   private async hold(): Promise<boolean> {
@@ -208,6 +231,7 @@ export class UpstreamReader {
     const st = this.states.get(game)
     if (!st || st.busy) return
     st.busy = true
+    this.begin()
     try {
       const held = await this.hold()
       if (!this.running || this.states.get(game) !== st) return
@@ -224,6 +248,7 @@ export class UpstreamReader {
       if (this.running && this.states.get(game) === st) this.schedule(game, this.o.stalledMs, 'read')
     } finally {
       st.busy = false
+      this.end()
     }
   }
 
