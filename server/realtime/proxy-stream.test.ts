@@ -97,17 +97,21 @@ describe('GET /api/stream in proxy mode', () => {
     const { kit, time, open, reader } = await setUp()
     const player = kit.players[0]
     if (!player) throw new Error('no player')
-    await time.advance(0) // the reader's first read of every game
-    const first = reader.calls.currentRound
-    expect(first).toBe(5)
+    // No stream open: the upstream is not read.
+    await time.advance(10_000)
+    expect(reader.calls.currentRound).toBe(0)
+    kit.t.clock.advance(10_000)
 
     const opened = await Promise.all(Array.from({ length: 20 }, () => open(player.token, player.playerId)))
     for (const s of opened) await s.next((e) => e.event === 'snapshot')
+    await time.advance(0) // the reader's first read of every game
+    const first = reader.calls.currentRound
+    expect(first).toBe(5)
     const current = (await kit.call({ method: 'GET', url: '/api/games/round?game=qukuai' })).data
     expect(current.state).toBe('OPEN')
 
     // The upstream's world moves past the block game's draw; the reader's timers come due.
-    kit.t.clock.advance(3_000)
+    kit.t.clock.advance(current.draw_at - kit.t.clock.now() + 500)
     await time.advance(3_000)
     const results = (
       await kit.call({ method: 'GET', url: '/api/games/results?game=qukuai&page=1&page_size=1' })

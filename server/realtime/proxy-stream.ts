@@ -23,7 +23,9 @@ export interface ProxyStreamOptions {
   readonly readerTimers?: ReaderTimers
   readonly streamTimers?: StreamTimers
   /** The reader's settings beyond the defaults (tests, benchmarks). */
-  readonly reader?: Partial<Pick<ReaderOptions, 'drawDelayMs' | 'retryMs' | 'stalledMs' | 'games' | 'now'>>
+  readonly reader?: Partial<
+    Pick<ReaderOptions, 'drawDelayMs' | 'retryMs' | 'stalledMs' | 'games' | 'now' | 'lingerMs'>
+  >
   /** Called with the reader once built (tests and benchmarks count its calls). */
   readonly onReader?: (reader: UpstreamReader) => void
 }
@@ -88,8 +90,8 @@ export const proxyStream: FastifyPluginAsync<ProxyStreamOptions> = async (app, o
     ...opts.reader,
   })
   opts.onReader?.(reader)
-  app.addHook('onReady', async () => reader.start())
   app.addHook('preClose', async () => {
+    if (!reader.started) return
     reader.stop()
     await opts.lease
       .release()
@@ -104,6 +106,8 @@ export const proxyStream: FastifyPluginAsync<ProxyStreamOptions> = async (app, o
     now: Date.now,
     heartbeatMs: opts.heartbeatMs,
     metrics: opts.metrics,
+    // The upstream is read while this process has a stream open (and a while after the last closes).
+    onStreams: (open) => reader.streamsOpen(open),
     ...(opts.streamTimers ? { timers: opts.streamTimers } : {}),
   })
 }

@@ -47,6 +47,8 @@ export interface StreamRouteOptions {
    * snapshot says so (`player_events`). False in proxy mode, where the upstream offers none.
    */
   readonly playerEvents?: boolean
+  /** Told how many streams are open in this process whenever one opens or closes. */
+  readonly onStreams?: (open: number) => void
 }
 
 interface OpenStream {
@@ -132,7 +134,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       function close(): void {
         if (ended) return
         ended = true
-        open.delete(me)
+        if (open.delete(me)) opts.onStreams?.(open.size)
         unsubscribe()
         if (heartbeat !== null) timers.clearTimeout(heartbeat)
         reply.sse.close()
@@ -160,6 +162,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       if (ended) return
       unsubscribe = opts.hub.subscribe(deliver)
       open.add(me)
+      opts.onStreams?.(open.size)
       reply.sse.onClose(() => close())
       heartbeat = timers.setTimeout(beat, opts.heartbeatMs)
     },

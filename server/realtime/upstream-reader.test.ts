@@ -200,6 +200,31 @@ describe('UpstreamReader', () => {
     expect(text).toContain('upstream_reader_calls_total{endpoint="currentRound"} 4')
   })
 
+  it('reads while a stream is open, and a while after the last one closes, then gives the lease up', async () => {
+    let released = 0
+    const lease: Lease = { tryHold: async () => true, release: async () => void released++ }
+    const { time, upstream, reader } = setUp({ lease })
+    await time.advance(10_000)
+    expect(upstream.calls.round).toBe(0)
+    reader.streamsOpen(1)
+    await time.advance(3_300)
+    expect(upstream.calls.round).toBe(2)
+    reader.streamsOpen(0)
+    // An app reconnecting within the linger finds it reading: nothing stops.
+    await time.advance(READER_DEFAULTS.lingerMs - 1_000)
+    reader.streamsOpen(1)
+    reader.streamsOpen(0)
+    await time.advance(READER_DEFAULTS.lingerMs - 1)
+    expect(reader.started).toBe(true)
+    await time.advance(1)
+    expect(reader.started).toBe(false)
+    expect(released).toBe(1)
+    const calls = upstream.calls.round
+    await time.advance(60_000)
+    expect(upstream.calls.round).toBe(calls)
+    expect(time.pending).toBe(0)
+  })
+
   it('stops asking when stopped', async () => {
     const { time, upstream, reader } = setUp()
     reader.start()

@@ -79,6 +79,8 @@ export interface ReaderOptions {
   readonly leaseCheckMs?: number
   /** Draws announced at most per game when several were missed (as the emulator does after a clock jump). */
   readonly gapLimit?: number
+  /** After the process's last stream closes, reading goes on this long (a reconnecting app finds it running). */
+  readonly lingerMs?: number
 }
 
 export const READER_DEFAULTS = {
@@ -88,6 +90,7 @@ export const READER_DEFAULTS = {
   maxBackoffMs: 60_000,
   leaseCheckMs: 5_000,
   gapLimit: 20,
+  lingerMs: 60_000,
 } as const
 
 interface GameState {
@@ -122,6 +125,8 @@ export class UpstreamReader {
   private holding = false
   private leaseTimer: unknown = null
   private inFlight = 0
+  private streams = 0
+  private lingerTimer: unknown = null
   private idleWaiters: (() => void)[] = []
   private readonly states = new Map<GameCode, GameState>()
   private readonly o: Required<Omit<ReaderOptions, 'metrics'>> & { metrics: Metrics | null }
@@ -151,7 +156,41 @@ export class UpstreamReader {
     this.holding = false
     if (this.leaseTimer !== null) this.o.timers.clearTimeout(this.leaseTimer)
     this.leaseTimer = null
-    for (const st of this.states.values()) this.clear(st)
+    if (this.lingerTimer !== null) this.o.timers.clearTimeout(this.lingerTimer)
+    this.lingerTimer = null
+    for (const [game, st] of this.states) {
+      this.clear(st)
+      this.states.set(game, freshState())
+    }
+  }
+
+  /** Whether it runs (started and not stopped). */
+  get started(): boolean {
+    return this.running
+  }
+
+  /**
+   * The number of streams open in this process changed. The reader runs while there is one, and
+   * `lingerMs` after the last closes; then it stops and gives the lease up. A process without
+   * streams thus never reads, and with several processes one that has streams takes over.
+   */
+  streamsOpen(open: number): void {
+    this.streams = open
+    if (open > 0) {
+      if (this.lingerTimer !== null) this.o.timers.clearTimeout(this.lingerTimer)
+      this.lingerTimer = null
+      this.start()
+      return
+    }
+    if (!this.running || this.lingerTimer !== null) return
+    this.lingerTimer = this.o.timers.setTimeout(() => {
+      this.lingerTimer = null
+      if (this.streams > 0) return
+      this.stop()
+      this.o.lease
+        .release()
+        .catch((err: unknown) => this.o.log.warn({ err }, 'upstream reader: releasing the lease failed'))
+    }, this.o.lingerMs)
   }
 
   /** Resolves when no turn is under way (tests and benchmarks moving a virtual clock wait for it). */
