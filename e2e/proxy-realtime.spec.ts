@@ -54,14 +54,18 @@ const test = base.extend<{ pageErrors: string[] }, { set: ProxySet }>({
 
 test.describe.configure({ mode: 'default' })
 
-/** The page's /api requests from now on, by path. */
+/** The page's /api requests from now on, by path, with when they left (this machine's clock). */
 function recordApi(page: Page) {
-  const seen: string[] = []
+  const seen: { path: string; at: number }[] = []
   page.on('request', (req: Request) => {
     const path = new URL(req.url()).pathname
-    if (path.startsWith('/api/')) seen.push(path)
+    if (path.startsWith('/api/')) seen.push({ path, at: Date.now() })
   })
-  return { since: (mark: number) => seen.slice(mark), mark: () => seen.length }
+  return {
+    since: (mark: number) => seen.slice(mark).map((r) => r.path),
+    timed: (mark: number) => seen.slice(mark),
+    mark: () => seen.length,
+  }
 }
 
 const streamLive = (page: Page) =>
@@ -88,6 +92,8 @@ test('a proxy-mode game page shows the draws the stream pushes, without asking f
   // The stream is the proxy's own, with the player's id for the upstream's session check.
   expect(new URL((await stream).url()).searchParams.get('player_id')).toMatch(/^\d+$/)
   await streamLive(page)
+  // The stream said it carries no player events.
+  await expect(page.locator('html')).toHaveAttribute('data-stream-player-events', 'false')
   await page.waitForTimeout(1_000)
   const first = page.getByTestId('results-strip').getByTestId('strip-draw').first()
   const shownBefore = await first.getAttribute('data-round-id')
@@ -104,25 +110,24 @@ test('a proxy-mode game page shows the draws the stream pushes, without asking f
   expect(pageErrors).toEqual([])
 })
 
-test('a pending bet’s settlement updates the balance: the app asks after the draw of its round', async ({
+test('a pending bet’s settlement updates the balance: the app asks at the draw of its round', async ({
   page,
   set,
 }) => {
   test.setTimeout(45_000)
   const session = await loggedIn(page, set)
   const round = await api(currentRound, { base: set.emulator, query: { game: GAME } })
-  // Bets placed elsewhere (another device) on the next two rounds, on sides that rarely all lose.
-  const rounds = [round.next, { round_id: String(round.next.height + (round.next.height - round.height)) }]
-  for (const r of rounds)
-    await api(placeBets, {
-      base: set.emulator,
-      token: session.token,
-      body: {
-        game: GAME,
-        round_id: r.round_id,
-        bets: ['big', 'odd', 'banker', 'unlucky'].map((bet_type) => ({ bet_type, amount: '1' })),
-      },
-    })
+  // Bets placed elsewhere (another device) on the next round, the app open on another page.
+  const target = round.next
+  await api(placeBets, {
+    base: set.emulator,
+    token: session.token,
+    body: {
+      game: GAME,
+      round_id: target.round_id,
+      bets: ['big', 'odd', 'banker', 'unlucky'].map((bet_type) => ({ bet_type, amount: '1' })),
+    },
+  })
   const staked = await api(getBalance, {
     base: set.emulator,
     token: session.token,
@@ -134,8 +139,9 @@ test('a pending bet’s settlement updates the balance: the app asks after the d
   const balance = page.getByTestId('balance').first()
   await expect(balance).toContainText(staked.balance.replace(/(\.\d\d)\d*$/, '$1'))
   const from = calls.mark()
+  expect(Date.now()).toBeLessThan(target.draw_at)
 
-  // The upstream draws and settles both rounds.
+  // The upstream draws and settles the round.
   await expect
     .poll(
       async () =>
@@ -154,15 +160,22 @@ test('a pending bet’s settlement updates the balance: the app asks after the d
     token: session.token,
     query: { player_id: session.player_id },
   })
-  // The page shows the settled balance: it asked for the bets and the balance after the draws.
-  await expect(balance).toContainText(settled.balance.replace(/(\.\d\d)\d*$/, '$1'), { timeout: 7_000 })
-  const asked = calls.since(from)
-  expect(asked).toContain(betHistory.path)
-  expect(asked).toContain(getBalance.path)
+  await expect(balance).toContainText(settled.balance.replace(/(\.\d\d)\d*$/, '$1'))
+  // It asked for its bets and its balance when the draw came over the stream, well before its own
+  // fallback timer (5 s after the draw time) would have.
+  await expect
+    .poll(() => calls.timed(from).find((r) => r.path === getBalance.path && r.at >= target.draw_at), {
+      timeout: 5_000,
+    })
+    .toBeDefined()
+  const asked = calls.timed(from).filter((r) => r.at >= target.draw_at)
+  const bets = asked.find((r) => r.path === betHistory.path)
+  expect(bets).toBeDefined()
+  expect((bets?.at ?? Number.POSITIVE_INFINITY) - target.draw_at).toBeLessThan(3_000)
   const history = await api(betHistory, {
     base: set.emulator,
     token: session.token,
-    query: { page: 1, page_size: 8 },
+    query: { page: 1, page_size: 4 },
   })
   if (history.list.some((b) => b.status === 'won')) await expect(page.getByText(/恭喜中奖/)).toBeVisible()
 })

@@ -41,6 +41,7 @@ export function installLiveStream(): void {
   // The stream's state on the document, for whoever looks (the browser tests wait for `live`).
   liveStream.onStatus((status) => {
     document.documentElement.dataset.stream = status
+    document.documentElement.dataset.streamPlayerEvents = String(liveStream.playerEvents)
   })
   liveStream.on('balance', (b) => {
     if (!session.get().isLogin) return
