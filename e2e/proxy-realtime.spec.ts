@@ -117,8 +117,13 @@ test('a pending bet’s settlement updates the balance: the app asks at the draw
   test.setTimeout(45_000)
   const session = await loggedIn(page, set)
   const round = await api(currentRound, { base: set.emulator, query: { game: GAME } })
-  // Bets placed elsewhere (another device) on the next round, the app open on another page.
-  const target = round.next
+  // Bets placed elsewhere (another device) on the last round that takes bets (6–9 s ahead), so the
+  // page is open and following before it is drawn.
+  const step = round.next.draw_at - round.draw_at
+  const target = {
+    round_id: String(round.next.height + (round.next.height - round.height)),
+    draw_at: round.next.draw_at + step,
+  }
   await api(placeBets, {
     base: set.emulator,
     token: session.token,
@@ -171,7 +176,7 @@ test('a pending bet’s settlement updates the balance: the app asks at the draw
   const asked = calls.timed(from).filter((r) => r.at >= target.draw_at)
   const bets = asked.find((r) => r.path === betHistory.path)
   expect(bets).toBeDefined()
-  expect((bets?.at ?? Number.POSITIVE_INFINITY) - target.draw_at).toBeLessThan(3_000)
+  expect((bets?.at ?? Number.POSITIVE_INFINITY) - target.draw_at).toBeLessThan(4_500)
   const history = await api(betHistory, {
     base: set.emulator,
     token: session.token,
