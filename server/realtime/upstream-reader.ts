@@ -132,6 +132,8 @@ export class UpstreamReader {
   private readonly o: Required<Omit<ReaderOptions, 'metrics'>> & { metrics: Metrics | null }
   /** Calls made, by endpoint, since start (for tests and benchmarks; the metric counts the same). */
   readonly calls: Record<ReaderEndpoint, number> = { currentRound: 0, gameResults: 0 }
+  /** Events published, by type (for tests and benchmarks). */
+  readonly published = { round: 0, draw: 0 }
 
   constructor(opts: ReaderOptions) {
     this.o = {
@@ -162,6 +164,11 @@ export class UpstreamReader {
       this.clear(st)
       this.states.set(game, freshState())
     }
+  }
+
+  /** The games it reads. */
+  get games(): readonly GameCode[] {
+    return this.o.games
   }
 
   /** Whether it runs (started and not stopped). */
@@ -388,7 +395,10 @@ export class UpstreamReader {
       }
     }
     st.lastDraw = drawn
-    for (const d of fresh) this.o.hub.publish({ type: 'draw', data: d }, EVERYONE)
+    for (const d of fresh) {
+      this.o.hub.publish({ type: 'draw', data: d }, EVERYONE)
+      this.published.draw++
+    }
   }
 
   private publishRound(st: GameState, round: Round): void {
@@ -396,6 +406,7 @@ export class UpstreamReader {
     if (st.roundKey === key) return
     st.roundKey = key
     this.o.hub.publish({ type: 'round', data: round }, EVERYONE)
+    this.published.round++
   }
 
   private async call<T>(endpoint: ReaderEndpoint, ask: () => Promise<T>): Promise<T> {

@@ -33,6 +33,18 @@ export class VirtualTime {
     },
   }
 
+  private readonly extraWaits: (() => Promise<void>)[] = []
+
+  /** Also waits for this after each timer (a reader's turns over real sockets: `whenIdle`). */
+  waitAlsoFor(wait: () => Promise<void>): void {
+    this.extraWaits.push(wait)
+  }
+
+  private async settled(): Promise<void> {
+    await this.settle()
+    for (const wait of this.extraWaits) await wait()
+  }
+
   /** Timers set and not fired. */
   get pending(): number {
     return this.queue.length
@@ -43,14 +55,14 @@ export class VirtualTime {
   }
 
   async advanceTo(end: number): Promise<void> {
-    await this.settle()
+    await this.settled()
     for (;;) {
       const due = this.queue.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0]
       if (!due) break
       this.queue = this.queue.filter((t) => t !== due)
       this.now = Math.max(this.now, due.at)
       due.fn()
-      await this.settle()
+      await this.settled()
     }
     this.now = Math.max(this.now, end)
   }

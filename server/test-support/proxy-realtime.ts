@@ -56,7 +56,10 @@ export async function startProxyOverFake(
     },
   )
   const proxyUrl = await listenOnLoopback(proxy)
-  if (!reader) throw new Error('proxy mode built no upstream reader')
+  const built = reader as UpstreamReader | null
+  if (!built) throw new Error('proxy mode built no upstream reader')
+  // Each timer the test fires may start a read over a real socket: the clock waits for it.
+  opts.time?.waitAlsoFor(() => built.whenIdle())
   const streams: TestStream[] = []
   let next = 1
   return {
@@ -64,7 +67,7 @@ export async function startProxyOverFake(
     proxy,
     upstream,
     model,
-    reader,
+    reader: built,
     async openStreams(n) {
       const opened = await Promise.all(
         Array.from({ length: n }, () => {
@@ -81,5 +84,69 @@ export async function startProxyOverFake(
       await proxy.close()
       await upstream.close()
     },
+  }
+}
+
+/** What `upstreamCallsPerDraw` measured. */
+export interface CallsPerDraw {
+  readonly streams: number
+  /** Draws published to the streams in the window (every game). */
+  readonly draws: number
+  /** The upstream's requests in the window, by path. */
+  readonly requests: Record<string, number>
+  /** Reads of rounds and results per draw: about 1, whatever the number of streams. */
+  readonly perDraw: number
+  /** Session checks (user info): one per stream opened, none in the window. */
+  readonly sessionChecks: number
+}
+
+/**
+ * Opens `streams` streams on a proxy over the fake upstream, lets `ms` pass (the block game draws
+ * every 3 s; a virtual clock when `time` is given, else real time) and counts what the upstream was
+ * asked in that window, per draw. For `npm run bench:realtime` and tests.
+ */
+export async function upstreamCallsPerDraw(opts: {
+  streams: number
+  ms?: number
+  time?: VirtualTime
+  env?: Record<string, string>
+}): Promise<CallsPerDraw> {
+  const set = await startProxyOverFake({
+    ...(opts.time ? { time: opts.time } : {}),
+    ...(opts.env ? { env: opts.env } : {}),
+  })
+  try {
+    const opened = await set.openStreams(opts.streams)
+    await Promise.all(opened.map((s) => s.next((e) => e.event === 'snapshot', 30_000)))
+    const sessionChecks = set.upstreamRequests()['/api/users/info'] ?? 0
+    // The reader's first read of every game happens before the window.
+    if (opts.time) await opts.time.advance(0)
+    else
+      while (set.reader.calls.currentRound < set.reader.games.length)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+    await set.reader.whenIdle()
+    const drawsBefore = set.reader.published.draw
+    const before = set.upstreamRequests()
+    const ms = opts.ms ?? 30_000
+    if (opts.time) await opts.time.advance(ms)
+    else await new Promise((resolve) => setTimeout(resolve, ms))
+    await set.reader.whenIdle()
+    const after = set.upstreamRequests()
+    const requests: Record<string, number> = {}
+    for (const [path, n] of Object.entries(after)) {
+      const d = n - (before[path] ?? 0)
+      if (d > 0) requests[path] = d
+    }
+    const draws = set.reader.published.draw - drawsBefore
+    const reads = (requests['/api/games/round'] ?? 0) + (requests['/api/games/results'] ?? 0)
+    return {
+      streams: opts.streams,
+      draws,
+      requests,
+      perDraw: draws > 0 ? reads / draws : Number.NaN,
+      sessionChecks,
+    }
+  } finally {
+    await set.close()
   }
 }
