@@ -1,5 +1,4 @@
 import formbody from '@fastify/formbody'
-import { stream } from '@shared/contract/stream'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config, TrustProxy } from './config'
@@ -16,7 +15,6 @@ import { walletRoutes } from './emulator/wallet/wallet-routes'
 import { FaultLayer } from './fault/fault-layer'
 import { connectFaultRedis } from './fault/redis-connection'
 import { SharedFaults } from './fault/shared-faults'
-import { notFound } from './http/api-error'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/error-handler'
 import { rateLimits } from './http/rate-limits'
 import { collectRouteMethods } from './http/route-methods'
@@ -32,14 +30,19 @@ import { operations } from './plugins/operations'
 import { requestTarget } from './plugins/request-target'
 import { security } from './plugins/security'
 import { staticClient } from './plugins/static-client'
-import { upstreamProxy } from './plugins/upstream-proxy'
+import { UpstreamWatch, upstreamPool, upstreamProxy } from './plugins/upstream-proxy'
+import { type EventHub, MemoryEventHub } from './realtime/event-hub'
+import { type Lease, soleLease } from './realtime/lease'
+import { proxyStream } from './realtime/proxy-stream'
 import { streamRoutes } from './realtime/stream-routes'
+import type { ReaderTimers, UpstreamReader } from './realtime/upstream-reader'
 import { controlRoutes } from './routes/emu/control-routes'
 import { upstreamControlRoutes } from './routes/emu/upstream-control-routes'
 import { imageProxyRoutes } from './routes/image-proxy'
 import { connectSharedState } from './scale/shared-state'
 import { loadAdapter } from './upstream/adapter'
 import { ContractMonitor } from './upstream/contract-monitor'
+import { UpstreamClient } from './upstream/upstream-client'
 
 /** Secret fields, wherever they appear: a body, a form, a query string. */
 const SECRET_FIELDS = ['password', 'old_password', 'new_password', 'pay_password', 'login_password', 'token']
@@ -89,12 +92,34 @@ declare module 'fastify' {
   }
 }
 
+/** The server's own upstream calls (the push channel's session check and reader) give up after this long. */
+const UPSTREAM_OWN_CALL_TIMEOUT_MS = 10_000
+/**
+ * The upstream reader's lease across processes: renewed at each turn (at least every 5 s, its
+ * lease check), so a holder that stops is replaced within about this long.
+ */
+const READER_LEASE_TTL_MS = 10_000
+
+/**
+ * Proxy mode's push channel parts a caller may choose (docs/realtime.md#proxy-mode): the hub and the
+ * lease (one process's by default), the reader's timers, and a look at the reader (tests, benchmarks).
+ */
+export interface ProxyRealtimeParts {
+  readonly hub?: EventHub
+  readonly lease?: Lease
+  readonly readerTimers?: ReaderTimers
+  /** The reader's clock, with its timers (a test's virtual time). */
+  readonly readerNow?: () => number
+  readonly onReader?: (reader: UpstreamReader) => void
+}
+
 /** Builds the whole server without listening; tests call `inject` on it, main.ts listens. */
 export async function buildApp(
   config: Config,
   clock = new EmuClock(),
   /** Where log lines go; stdout unless a test wants to read them. */
   logStream?: NodeJS.WritableStream,
+  proxyRealtime: ProxyRealtimeParts = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -218,19 +243,40 @@ export async function buildApp(
       })
     })
   } else if (config.UPSTREAM_URL) {
-    // The push channel is the emulator's for now (docs/realtime.md): in proxy mode the app is told at
-    // once that there is none, and polls, rather than a connection being held open to the upstream.
-    app.get(stream.path, async () => {
-      throw notFound()
-    })
     monitor =
       config.UPSTREAM_CONTRACT_SAMPLE > 0
         ? new ContractMonitor({ log: app.log, metrics, sample: config.UPSTREAM_CONTRACT_SAMPLE })
         : null
+    // Read and checked now: a bad file stops the start, naming its line (see ./upstream/adapter.ts).
+    const adapter = config.UPSTREAM_ADAPTER ? loadAdapter(config.UPSTREAM_ADAPTER) : null
+    // One pool and one watch for the players' calls and the server's own (the push channel's).
+    const pool = upstreamPool(config.UPSTREAM_URL, config.PROXY_CONNECTIONS)
+    const watch = new UpstreamWatch(metrics)
+    // The push channel, served here with the upstream reader's rounds and draws (docs/realtime.md#proxy-mode).
+    // One process: an in-memory hub and the sole lease; with REDIS_URL the deployment's hub, and
+    // a lease so that one process reads the upstream for all (docs/deploy.md).
+    await app.register(proxyStream, {
+      hub: proxyRealtime.hub ?? shared?.hub ?? new MemoryEventHub(config.STREAM_REPLAY_SIZE),
+      lease: proxyRealtime.lease ?? shared?.lease('upstream-reader', READER_LEASE_TTL_MS) ?? soleLease,
+      client: new UpstreamClient({
+        dispatcher: pool,
+        adapter,
+        timeoutMs: UPSTREAM_OWN_CALL_TIMEOUT_MS,
+        onAnswer: (status, ms) => watch.answered(status, ms),
+        onFailure: (err) => watch.failed(err),
+      }),
+      heartbeatMs: config.STREAM_HEARTBEAT_MS,
+      metrics,
+      faults: app.faults.streamFaults,
+      ...(proxyRealtime.readerTimers ? { readerTimers: proxyRealtime.readerTimers } : {}),
+      ...(proxyRealtime.onReader ? { onReader: proxyRealtime.onReader } : {}),
+      ...(proxyRealtime.readerNow ? { reader: { now: proxyRealtime.readerNow } } : {}),
+    })
     await app.register(upstreamProxy, {
       monitor,
-      // Read and checked now: a bad file stops the start, naming its line (see ./upstream/adapter.ts).
-      adapter: config.UPSTREAM_ADAPTER ? loadAdapter(config.UPSTREAM_ADAPTER) : null,
+      adapter,
+      pool,
+      watch,
       refuseNonConforming: config.UPSTREAM_NONCONFORMING === 'refuse',
       upstream: config.UPSTREAM_URL,
       connections: config.PROXY_CONNECTIONS,

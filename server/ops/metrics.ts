@@ -120,6 +120,20 @@ export class Metrics {
     registers: [this.registry],
   })
 
+  readonly upstreamReaderCalls = new Counter({
+    name: 'upstream_reader_calls_total',
+    help: 'Proxy mode: calls the push channel reader made to the upstream, by endpoint (about one a game a draw, whatever the number of streams)',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  })
+
+  readonly upstreamReaderFailures = new Counter({
+    name: 'upstream_reader_failures_total',
+    help: 'Proxy mode: reader calls that failed (no answer, a refusal, an answer outside the contract) or found the draw not made yet after its retries, by endpoint and kind',
+    labelNames: ['endpoint', 'kind'] as const,
+    registers: [this.registry],
+  })
+
   readonly ready = new Gauge({
     name: 'server_ready',
     help: '1 while /readyz answers ready, 0 otherwise (draining included)',

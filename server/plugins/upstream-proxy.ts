@@ -91,14 +91,35 @@ function upstreamHeaders(request: FastifyRequest, upstreamHost: string): Headers
     if (HOP_BY_HOP.has(name) || isClientClaim(name) || listed?.has(name)) continue
     out[name] = raw[name]
   }
+  Object.assign(out, forwardingHeaders(request))
+  out.host = upstreamHost
+  return out
+}
+
+/**
+ * X-Forwarded-For, -Proto and -Host as this server knows them (see upstreamHeaders), and the id the
+ * request is logged under here: sent with every upstream call made for a client, the server's own
+ * calls on a player's behalf included (the push channel's session check).
+ */
+export function forwardingHeaders(request: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {}
   const chain = request.ips ? [...request.ips].reverse() : [request.ip]
   out['x-forwarded-for'] = chain.filter(Boolean).join(', ')
   out['x-forwarded-proto'] = request.protocol
   // The id this request is logged under here, so a request can be followed into the upstream's logs.
   out[REQUEST_ID_HEADER] = request.id
   if (request.host) out['x-forwarded-host'] = request.host
-  out.host = upstreamHost
   return out
+}
+
+/** The pool of kept-alive upstream connections proxy mode forwards over (and makes its own calls on). */
+export function upstreamPool(upstream: string, connections: number): Pool {
+  return new Pool(new URL(upstream).origin, {
+    connections,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    keepAliveMaxTimeout: 600_000,
+  })
 }
 
 /**
@@ -323,16 +344,15 @@ export async function upstreamProxy(
     adapter?: Adapter | null
     /** Per-address limits by endpoint id (../http/rate-limits.ts), applied before a call is forwarded. */
     limits?: Readonly<Record<string, RateLimit>>
+    /** The pool to forward over, when the server's own upstream calls share it (closed with the app). */
+    pool?: Pool
+    /** The watch to tell of answers, when the server's own upstream calls share it. */
+    watch?: UpstreamWatch
   },
 ): Promise<void> {
   const upstream = new URL(opts.upstream)
-  const watch = new UpstreamWatch(opts.metrics ?? null)
-  const pool = new Pool(upstream.origin, {
-    connections: opts.connections,
-    pipelining: 1,
-    keepAliveTimeout: 60_000,
-    keepAliveMaxTimeout: 600_000,
-  })
+  const watch = opts.watch ?? new UpstreamWatch(opts.metrics ?? null)
+  const pool = opts.pool ?? upstreamPool(opts.upstream, opts.connections)
   app.addHook('onClose', () => pool.close())
   if (opts.health) {
     const within = opts.readyWithinMs ?? 15_000

@@ -28,8 +28,11 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024
 
 export interface StreamRouteOptions {
   readonly hub: EventHub
-  /** The session check every call has: sets `request.player` or throws the session-lost answer. */
-  readonly authenticate: (request: FastifyRequest) => void
+  /**
+   * The session check every call has: sets `request.player` or throws the session-lost answer. Proxy
+   * mode's asks the upstream, once per connection (docs/realtime.md#proxy-mode).
+   */
+  readonly authenticate: (request: FastifyRequest) => void | Promise<void>
   /** Whether the session a stream was opened with still holds, asked at each heartbeat and session event. */
   readonly sessionState: (request: FastifyRequest) => SessionState
   /** The server time the snapshot event carries. */
@@ -42,6 +45,13 @@ export interface StreamRouteOptions {
   readonly metrics?: Metrics | null
   /** The tester's stream faults and the journal's record of each event (server/fault/stream-faults.ts). */
   readonly faults?: StreamFaultHook
+  /**
+   * Whether the hub carries the player's own events (settlement, balance, orders, session end); the
+   * snapshot says so (`player_events`). False in proxy mode, where the upstream offers none.
+   */
+  readonly playerEvents?: boolean
+  /** Told how many streams are open in this process whenever one opens or closes. */
+  readonly onStreams?: (open: number) => void
 }
 
 interface OpenStream {
@@ -74,9 +84,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
     stream.path,
     {
       sse: { kind: 'only', heartbeat: false },
-      preHandler: (request, _reply, done) => {
-        opts.authenticate(request)
-        done()
+      preHandler: async (request) => {
+        await opts.authenticate(request)
       },
     },
     async (request, reply) => {
@@ -136,7 +145,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       function close(drop = false): void {
         if (ended) return
         ended = true
-        open.delete(me)
+        if (open.delete(me)) opts.onStreams?.(open.size)
         unsubscribe()
         if (heartbeat !== null) timers.clearTimeout(heartbeat)
         tap?.closed()
@@ -165,12 +174,20 @@ export const streamRoutes: FastifyPluginAsync<StreamRouteOptions> = async (app, 
       if (missed === null)
         write({
           id: opts.hub.lastId(),
-          event: { type: 'snapshot', data: { reason: lastId ? 'gap' : 'new', server_time: opts.now() } },
+          event: {
+            type: 'snapshot',
+            data: {
+              reason: lastId ? 'gap' : 'new',
+              server_time: opts.now(),
+              player_events: opts.playerEvents ?? true,
+            },
+          },
         })
       else for (const e of missed) if (e.type !== 'session_end') deliver(e)
       if (ended) return
       unsubscribe = opts.hub.subscribe(deliver)
       open.add(me)
+      opts.onStreams?.(open.size)
       reply.sse.onClose(() => close())
       heartbeat = timers.setTimeout(beat, opts.heartbeatMs)
     },

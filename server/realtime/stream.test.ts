@@ -67,7 +67,7 @@ describe('GET /api/stream', () => {
     expect(s.status).toBe(200)
     expect(s.contentType).toContain('text/event-stream')
     const snap = await s.next((e) => e.event === 'snapshot')
-    expect(snap.data).toEqual({ reason: 'new', server_time: T0 })
+    expect(snap.data).toEqual({ reason: 'new', server_time: T0, player_events: true })
     expect(snap.id).toMatch(/^[0-9a-z]+-\d+$/)
     const round = await kit.call({ method: 'GET', url: '/api/games/round?game=qukuai' })
     const type = winningType(kit, round.data.round_id)

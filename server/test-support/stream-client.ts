@@ -23,11 +23,17 @@ export interface TestStream {
 }
 
 /** Opens `GET /api/stream` with fetch and reads it as the app does (the token in its header). */
-export async function openStream(base: string, token: string, lastEventId?: string): Promise<TestStream> {
+export async function openStream(
+  base: string,
+  token: string,
+  lastEventId?: string,
+  /** The query string, `?player_id=…` as the app sends it (proxy mode checks the session with it). */
+  query = '',
+): Promise<TestStream> {
   const abort = new AbortController()
   const headers: Record<string, string> = { [TOKEN_HEADER]: token, accept: 'text/event-stream' }
   if (lastEventId) headers['last-event-id'] = lastEventId
-  const res = await fetch(`${base}/api/stream`, { headers, signal: abort.signal })
+  const res = await fetch(`${base}/api/stream${query}`, { headers, signal: abort.signal })
   const events: ReadEvent[] = []
   const comments: string[] = []
   const waiters = new Set<() => void>()

@@ -40,13 +40,34 @@ async function logIn(app: FastifyInstance) {
   return app.inject({ method: 'POST', url: '/api/login', payload, headers })
 }
 
+/** The upstream calls since `from`, without the readiness probe's (the announcements, asked at start). */
+const callsSince = (from: number) =>
+  upstream.calls
+    .slice(from)
+    .map((c) => c.url)
+    .filter((url) => url !== '/api/api2/announcement')
+
 describe('the push channel in proxy mode', () => {
-  it('is answered at once as not offered (the app polls), never forwarded to hang on the upstream', async () => {
-    const before = upstream.calls.length
-    const res = await plain.inject({ method: 'GET', url: '/api/stream', headers: { token: 'mk-7f3c2a' } })
+  it('is served here, never forwarded: its session is checked with one call to the upstream’s user info, through the adapter', async () => {
+    let before = upstream.calls.length
+    const lost = await adapted.inject({
+      method: 'GET',
+      url: '/api/stream?player_id=9',
+      headers: { token: 'not-a-session' },
+    })
+    // The upstream's 401 is the session-lost envelope, as for any call.
+    expect(lost.json()).toMatchObject({ code: 10001 })
+    expect(callsSince(before)).toEqual(['/api/user/info?uid=9'])
+    before = upstream.calls.length
+    // An upstream without the user-info endpoint: answered as not offered (the app polls).
+    const res = await plain.inject({
+      method: 'GET',
+      url: '/api/stream?player_id=9',
+      headers: { token: 'mk-7f3c2a' },
+    })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toMatchObject({ code: 40400 })
-    expect(upstream.calls.length).toBe(before)
+    expect(callsSince(before)).toEqual(['/api/users/info?player_id=9'])
   })
 })
 

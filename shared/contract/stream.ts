@@ -94,6 +94,12 @@ export const announcementEventSchema = announcementSchema
 export const snapshotEventSchema = z.object({
   reason: z.enum(['new', 'gap']),
   server_time: timestamp,
+  /**
+   * Whether the stream carries the player's own events (settlement, balance, deposit, withdrawal,
+   * session_end). False in proxy mode: only rounds and draws come, and the app reads the player's
+   * data itself after a draw of a game with bets pending (docs/realtime.md#proxy-mode). Absent: true.
+   */
+  player_events: z.boolean().optional(),
 })
 
 export const STREAM_EVENTS = {

@@ -131,6 +131,27 @@ describe('LiveStream', () => {
     expect(statuses).toEqual(['connecting', 'live'])
   })
 
+  it('tells from the snapshot whether the player’s own events come (not in proxy mode)', async () => {
+    const { server, stream } = setUp()
+    stream.setWanted(true)
+    await until(() => server.calls.length === 1)
+    expect(stream.playerEvents).toBe(true)
+    let seen: boolean | null = null
+    // Known by the time anyone hears the stream is live.
+    stream.onStatus((status) => {
+      if (status === 'live') seen = stream.playerHealthy
+    })
+    server.send('id: r-1\nevent: snapshot\ndata: {"reason":"new","server_time":1,"player_events":false}\n\n')
+    await until(() => stream.healthy)
+    expect(seen).toBe(false)
+    expect(stream.playerEvents).toBe(false)
+    expect(stream.playerHealthy).toBe(false)
+    // A snapshot without the field (an older server) carries them.
+    server.send('id: r-2\nevent: snapshot\ndata: {"reason":"gap","server_time":2}\n\n')
+    await until(() => stream.playerEvents)
+    expect(stream.playerHealthy).toBe(true)
+  })
+
   it('after a failure waits the backoff (jittered by its random), then reconnects with Last-Event-ID', async () => {
     const { server, timers, stream, statuses } = setUp(() => 0)
     stream.setWanted(true)

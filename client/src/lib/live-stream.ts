@@ -49,6 +49,7 @@ type Listener = (data: never) => void
 
 export class LiveStream {
   private state: LiveStatus = 'off'
+  private playerEventsOn = true
   private wanted = false
   private lastId: string | null = null
   private attempt = 0
@@ -67,6 +68,20 @@ export class LiveStream {
   /** Events are arriving: pages may leave their polling off. */
   get healthy(): boolean {
     return this.state === 'live'
+  }
+
+  /**
+   * Whether the server's stream carries the player's own events (settlement, balance, orders,
+   * session end), as its last snapshot said. Proxy mode's carries only rounds and draws
+   * (docs/realtime.md#proxy-mode): the app then reads the player's data itself after a draw.
+   */
+  get playerEvents(): boolean {
+    return this.playerEventsOn
+  }
+
+  /** Healthy, and the player's own events come on it: pages following them may leave their polling off. */
+  get playerHealthy(): boolean {
+    return this.healthy && this.playerEventsOn
   }
 
   /** The id of the last event seen (sent as Last-Event-ID on the next connection). */
@@ -216,6 +231,9 @@ export class LiveStream {
     } catch {
       return
     }
+    // Known before anyone hears the stream is live: what it carries decides who still polls.
+    if (frame.event === 'snapshot')
+      this.playerEventsOn = (data as { player_events?: unknown })?.player_events !== false
     if (this.state !== 'live') {
       this.attempt = 0
       this.setStatus('live')

@@ -1,5 +1,5 @@
 import type { StreamEventType } from '@shared/contract/stream'
-import { streamRoute } from '@shared/contract/stream-route'
+import { PLAYER_ID_PARAM, streamRoute } from '@shared/contract/stream-route'
 import { useEffect, useSyncExternalStore } from 'react'
 import { requestUrl, sessionLost } from './http'
 import { type EventOf, type LiveStatus, LiveStream } from './live-stream'
@@ -10,7 +10,11 @@ import { storage } from './storage'
 /** The app's one push channel (docs/realtime.md#the-client). */
 export const liveStream = new LiveStream({
   fetch: (url, init) => fetch(url, init),
-  url: () => requestUrl(streamRoute, undefined),
+  // The player's id, as on every call: proxy mode checks the session with the upstream's user info.
+  url: () => {
+    const playerId = session.get().playerId
+    return requestUrl(streamRoute, playerId === null ? undefined : { [PLAYER_ID_PARAM]: playerId })
+  },
   token: () => storage.token(),
   random: Math.random,
   setTimeout: (fn, ms) => window.setTimeout(fn, ms),
@@ -37,6 +41,7 @@ export function installLiveStream(): void {
   // The stream's state on the document, for whoever looks (the browser tests wait for `live`).
   liveStream.onStatus((status) => {
     document.documentElement.dataset.stream = status
+    document.documentElement.dataset.streamPlayerEvents = String(liveStream.playerEvents)
   })
   liveStream.on('balance', (b) => {
     if (!session.get().isLogin) return
@@ -61,6 +66,14 @@ export function useLiveStatus(): LiveStatus {
 /** True while events arrive: a page may leave its polling off. */
 export function useLiveHealthy(): boolean {
   return useLiveStatus() === 'live'
+}
+
+/**
+ * True while events arrive and the player's own (orders, balance) are among them: a page that
+ * follows those may leave its polling off. Not in proxy mode (docs/realtime.md#proxy-mode).
+ */
+export function useLivePlayerHealthy(): boolean {
+  return useLiveStatus() === 'live' && liveStream.playerEvents
 }
 
 /** Calls `listener` for each event of this type while the component is mounted. */

@@ -2,7 +2,7 @@ import { availabilityOf, PageShell, ReadState } from '@client/components/page-sh
 import { ResponsibleLink } from '@client/components/responsible-link/responsible-link'
 import { paths } from '@client/config/paths'
 import { useShownAmount } from '@client/lib/hide-amount'
-import { useLiveEvent } from '@client/lib/live'
+import { liveStream, useLiveEvent } from '@client/lib/live'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session, useSession } from '@client/lib/session-store'
 import { useApi } from '@client/lib/use-api'
@@ -69,7 +69,8 @@ function GameView({ game }: { game: GameCode }) {
       void results.mutate((current) => withDraw(current, draw, STREAK_DRAWS), { revalidate: false })
       if (soundOn) playSound('draw')
       // A round the player has bets in: ask now, as a polled draw does (the settlement event asks too).
-      if (session.get().isLogin && settlementWatch.hasPending(game, draw.round_id))
+      // Without the player's events (proxy mode) the watch asks at every draw itself.
+      if (session.get().isLogin && liveStream.playerEvents && settlementWatch.hasPending(game, draw.round_id))
         void settlementWatch.sync()
     },
     [game, soundOn, results.mutate],

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   type Bet,
+  DRAW_EVENT_GRACE_MS,
   IDLE_CHECK_MS,
   SETTLE_GRACE_MS,
   SettlementWatch,
@@ -109,6 +110,27 @@ describe('SettlementWatch', () => {
     watched.reschedule()
     await vi.advanceTimersByTimeAsync(IDLE_CHECK_MS * 2)
     expect(calls.pending).toBe(2)
+  })
+
+  it('with draws pushed but no player events (proxy mode), asks once at the draw, refreshes the balance, and falls back to a late timer', async () => {
+    const { server, calls, announced, settle, deps } = setup()
+    const watched = new SettlementWatch({ ...deps, isLive: () => false, drawsLive: () => true })
+    server.set(1, bet(1))
+    server.set(2, bet(2, { round_id: '202611270002', draw_at: T0 + 70_000 }))
+    await watched.sync()
+    settle(1, 'won', '19.60')
+    // The draw event comes just after the draw time: the app asks then (installSettlementWatch), once.
+    await vi.advanceTimersByTimeAsync(10_000 + 300)
+    expect(calls.pending).toBe(1)
+    await watched.sync()
+    expect(calls.pending).toBe(2)
+    expect(calls.balance).toBe(1)
+    expect(announced.map((w) => w.map((b) => b.id))).toEqual([[1]])
+    // No timer of its own at the next draw time: the draw event asks. Only if none comes, later.
+    await vi.advanceTimersByTimeAsync(60_000 + SETTLE_GRACE_MS)
+    expect(calls.pending).toBe(2)
+    await vi.advanceTimersByTimeAsync(DRAW_EVENT_GRACE_MS)
+    expect(calls.pending).toBe(3)
   })
 
   it('refreshes the balance on a loss too, without announcing it', async () => {

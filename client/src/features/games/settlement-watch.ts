@@ -17,7 +17,9 @@ import { playSound } from './sound'
  * sound on whatever page the player is. It also asks when a game page sees a draw of a round the
  * player has bets in, when the tab comes back into view and when the server answers again after
  * being unreachable. While the push channel is healthy (docs/realtime.md) it sets no timer: it asks
- * when a `settlement` or a bet's `balance` event arrives, and after a `snapshot`.
+ * when a `settlement` or a bet's `balance` event arrives, and after a `snapshot`. A channel without
+ * the player's events (proxy mode) brings draws only: it asks at the `draw` of a round with bets
+ * pending, and refreshes the balance itself when bets settle.
  */
 
 export type Bet = DataOf<typeof betHistory>['list'][number]
@@ -38,8 +40,13 @@ export interface WatchDeps {
   clearTimeout: (id: unknown) => void
   /** Whether the page is in view; the idle question is skipped while it is not (showing it asks). */
   isVisible?: () => boolean
-  /** Whether the push channel is healthy: then events, not timers, say when to ask. */
+  /** Whether the push channel is healthy and carries the player's events: then events, not timers, say when to ask. */
   isLive?: () => boolean
+  /**
+   * Whether the push channel is healthy but carries only rounds and draws (proxy mode): a round's
+   * `draw` says when to ask, and the timer for it is only the fallback should no draw come.
+   */
+  drawsLive?: () => boolean
 }
 
 /** How long after a round's draw time its bets are asked about (the server settles at the draw). */
@@ -50,6 +57,8 @@ export const STILL_PENDING_RETRY_MS = 2_000
 export const MIN_CHECK_MS = 500
 /** With no pending bet known, asked again this often while the page is in view (a bet placed on another device). */
 export const IDLE_CHECK_MS = 30_000
+/** With draws pushed (proxy mode), a round's bets are asked about by its `draw` event, or this long after its draw time without one. */
+export const DRAW_EVENT_GRACE_MS = 5_000
 
 type Listener = (settled: Bet[]) => void
 
@@ -185,7 +194,8 @@ export class SettlementWatch {
     }
     const earliest = Math.min(...known.map((b) => b.draw_at))
     const due = earliest + SETTLE_GRACE_MS - this.deps.now()
-    const ms = due > 0 ? due : STILL_PENDING_RETRY_MS
+    // Draws pushed: the draw event asks at its time; this timer only in case it never comes.
+    const ms = due > 0 ? due + (this.deps.drawsLive?.() ? DRAW_EVENT_GRACE_MS : 0) : STILL_PENDING_RETRY_MS
     this.timer = this.deps.setTimeout(() => void this.sync(), Math.max(MIN_CHECK_MS, ms))
   }
 }
@@ -220,8 +230,9 @@ export const settlementWatch = new SettlementWatch({
     return (await callApi(betHistory, { query: { page: 1, page_size: 100 } }, { quiet: true })).list
   },
   // A logout while a question was on its way: nothing to refresh (and no trip to /login). While the
-  // push channel is healthy its balance events have brought the balance already.
-  refreshBalance: () => (session.get().isLogin && !liveStream.healthy ? refreshBalance() : Promise.resolve()),
+  // push channel is healthy with the player's events its balance events have brought the balance already.
+  refreshBalance: () =>
+    session.get().isLogin && !liveStream.playerHealthy ? refreshBalance() : Promise.resolve(),
   announce: (won) => {
     if (!session.get().isLogin) return
     if (session.get().soundOn) playSound('win')
@@ -231,7 +242,8 @@ export const settlementWatch = new SettlementWatch({
   setTimeout: (fn, ms) => window.setTimeout(fn, ms),
   clearTimeout: (id) => window.clearTimeout(id as number),
   isVisible: () => document.visibilityState === 'visible',
-  isLive: () => liveStream.healthy,
+  isLive: () => liveStream.playerHealthy,
+  drawsLive: () => liveStream.healthy && !liveStream.playerEvents,
 })
 
 let installed = false
@@ -261,6 +273,11 @@ export function installSettlementWatch(): void {
     if (b.type === 'bet' || b.type === 'transfer_bet') syncIfLoggedIn()
   })
   liveStream.on('snapshot', syncIfLoggedIn)
+  // A stream without the player's events (proxy mode): a draw of a round the player has bets in is
+  // the time to ask, whatever page is open (docs/realtime.md#proxy-mode).
+  liveStream.on('draw', (draw) => {
+    if (!liveStream.playerEvents && settlementWatch.hasPending(draw.game, draw.round_id)) syncIfLoggedIn()
+  })
   liveStream.onStatus(() => settlementWatch.reschedule())
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') syncIfLoggedIn()

@@ -43,6 +43,12 @@ function useTick(ms: number): number {
 
 /** With the push channel healthy, a countdown at zero with no `round` event yet asks after this long. */
 export const LIVE_DRAW_GRACE_MS = 2_000
+/**
+ * The same in proxy mode (a stream without player events), whose draws come from the server's reader
+ * of the upstream up to about 4 s after the draw time (docs/realtime.md#proxy-mode): every page
+ * asking sooner would cost the upstream a call per player.
+ */
+export const UPSTREAM_DRAW_GRACE_MS = 5_000
 
 /**
  * The current round of a game, counted down on server time. While the push channel is healthy
@@ -138,7 +144,8 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
       void fetchRound()
       return
     }
-    const id = window.setTimeout(() => void fetchRound(), LIVE_DRAW_GRACE_MS)
+    const grace = liveStream.playerEvents ? LIVE_DRAW_GRACE_MS : UPSTREAM_DRAW_GRACE_MS
+    const id = window.setTimeout(() => void fetchRound(), grace)
     return () => window.clearTimeout(id)
   }, [reachedDraw, fetchRound])
 

@@ -8,7 +8,7 @@ import { copyText } from '@client/lib/copy'
 import { TIME_ZONE_LABEL } from '@client/lib/date-time'
 import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { callApi } from '@client/lib/http'
-import { useLiveEvent, useLiveHealthy } from '@client/lib/live'
+import { useLiveEvent, useLivePlayerHealthy } from '@client/lib/live'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
 import { SubmissionKey } from '@client/lib/submission-key'
@@ -186,7 +186,7 @@ function OrderStatus({ id, onDone }: { id: number; onDone: () => void }) {
   // The push channel's `deposit` event brings the confirmation; without it, the order is polled,
   // and a server without the order endpoint is not asked again and again.
   const missing = useRef(false)
-  const live = useLiveHealthy()
+  const live = useLivePlayerHealthy()
   const {
     data: order,
     error,

@@ -8,7 +8,7 @@ import { formatShortTime, TIME_ZONE_LABEL } from '@client/lib/date-time'
 import { isEndpointMissing } from '@client/lib/endpoint-status'
 import { truncate } from '@client/lib/format'
 import { ApiError, callApi } from '@client/lib/http'
-import { useLiveEvent, useLiveHealthy } from '@client/lib/live'
+import { useLiveEvent, useLivePlayerHealthy } from '@client/lib/live'
 import { withReturn } from '@client/lib/return-to'
 import { refreshBalance } from '@client/lib/session-actions'
 import { session } from '@client/lib/session-store'
@@ -349,7 +349,7 @@ function useLatestStatus(order: Withdrawal): Withdrawal {
   const [pending, setPending] = useState(order.status === 'pending')
   const missing = useRef(false)
   // The push channel's `withdrawal` event says when the decision comes; without it, polled.
-  const live = useLiveHealthy()
+  const live = useLivePlayerHealthy()
   const history = useApi(
     getWithdrawalHistory,
     { page: 1, page_size: 20 },
