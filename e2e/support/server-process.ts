@@ -52,6 +52,7 @@ async function waitUntilUp(
 export interface Started {
   base: string
   port: number
+  pid: number
   stop: () => Promise<void>
   /** Ends the process at once (SIGKILL), as a crash would, and waits for it to be gone. */
   kill: () => Promise<void>
@@ -123,5 +124,5 @@ export async function startServer(
     server.kill('SIGKILL')
     await exited
   }
-  return { base, port, stop, kill }
+  return { base, port, pid: server.pid ?? 0, stop, kill }
 }
