@@ -28,9 +28,32 @@ module.exports = {
       severity: 'error',
       comment:
         'Only repositories run SQL: the driver (better-sqlite3) is imported by the db layer (server/db/) ' +
-        'and by *-repository.ts files only; everyone else holds the Db they are handed.',
+        'and by *-repository.ts files only; everyone else holds the Db they are handed. That no other ' +
+        'module calls the driver or writes SQL text is checked by server/only-repositories-run-sql.test.ts.',
       from: { pathNot: ['^server/db/', '-repository\\.ts$', ...TESTS] },
       to: { path: '(^|/)node_modules/(@types/)?better-sqlite3/' },
+    },
+    {
+      name: 'db-layer-only-below-the-routes',
+      severity: 'error',
+      comment:
+        'The db layer (server/db/: the Db handle, transactions, migrations) is imported by the emulator ' +
+        'below its routes (repositories, services, guards, stores, the composition root), the idempotency ' +
+        'store and the atomic route (group commit), the push channel’s publisher (after-commit) and the ' +
+        'benchmarks; not by routes, plugins, the client or shared/. What holds a Db may open a ' +
+        'transaction with it; running SQL on it is for repositories only, which ' +
+        'server/only-repositories-run-sql.test.ts checks.',
+      from: {
+        pathNot: [
+          '^server/db/',
+          '^server/emulator/(?!.*-routes\\.ts$)',
+          '^server/http/(idempotency|idempotency-repository|contract-route)\\.ts$',
+          '^server/realtime/publisher\\.ts$',
+          '^scripts/bench',
+          ...TESTS,
+        ],
+      },
+      to: { path: '^server/db/' },
     },
     {
       name: 'domains-meet-in-the-composition-root',
