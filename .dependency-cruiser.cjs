@@ -14,23 +14,45 @@ module.exports = {
       name: 'no-import-cycles',
       severity: 'error',
       comment:
-        'No module imports itself through others at run time. Type-only imports are erased ' +
-        '(verbatimModuleSyntax), so two modules may name each other’s types.',
+        'No module imports itself through others, type-only imports included: a type-only cycle is ' +
+        'erased at run time (verbatimModuleSyntax) but still ties the modules together, so neither ' +
+        'can be read, moved or split alone. Types two modules share go in a module both import ' +
+        '(bet-settlement.ts for BetService and RoundService, the zod-free first-screen.ts for the ' +
+        'announcement, commitment.ts for the held commitments).',
       from: {},
-      to: {
-        circular: true,
-        dependencyTypesNot: ['type-only'],
-        viaOnly: { dependencyTypesNot: ['type-only'] },
-      },
+      to: { circular: true },
     },
     {
       name: 'sql-driver-only-in-repositories',
       severity: 'error',
       comment:
         'Only repositories run SQL: the driver (better-sqlite3) is imported by the db layer (server/db/) ' +
-        'and by *-repository.ts files only; everyone else holds the Db they are handed.',
+        'and by *-repository.ts files only; everyone else holds the Db they are handed. That no other ' +
+        'module calls the driver or writes SQL text is checked by server/only-repositories-run-sql.test.ts.',
       from: { pathNot: ['^server/db/', '-repository\\.ts$', ...TESTS] },
       to: { path: '(^|/)node_modules/(@types/)?better-sqlite3/' },
+    },
+    {
+      name: 'db-layer-only-below-the-routes',
+      severity: 'error',
+      comment:
+        'The db layer (server/db/: the Db handle, transactions, migrations) is imported by the emulator ' +
+        'below its routes (repositories, services, guards, stores, the composition root), the idempotency ' +
+        'store and the atomic route (group commit), the push channel’s publisher (after-commit) and the ' +
+        'benchmarks; not by routes, plugins, the client or shared/. What holds a Db may open a ' +
+        'transaction with it; running SQL on it is for repositories only, which ' +
+        'server/only-repositories-run-sql.test.ts checks.',
+      from: {
+        pathNot: [
+          '^server/db/',
+          '^server/emulator/(?!.*-routes\\.ts$)',
+          '^server/http/(idempotency|idempotency-repository|contract-route)\\.ts$',
+          '^server/realtime/publisher\\.ts$',
+          '^scripts/bench',
+          ...TESTS,
+        ],
+      },
+      to: { path: '^server/db/' },
     },
     {
       name: 'domains-meet-in-the-composition-root',

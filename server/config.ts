@@ -177,7 +177,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /**
  * Config for tests and tools: defaults plus overrides, without reading process.env. Load shedding is
  * off unless a test turns it on: a test process's own synchronous work (hashing, a games chain) would
- * otherwise read as pressure.
+ * otherwise read as pressure. The games chain is 10,000 links (8 hours of blocks, made in about
+ * 20 ms) instead of a million: made on one synchronous stretch, a million links hold the event loop
+ * about 2 s on an idle machine and twenty times that on a busy one, just after a test's server starts
+ * listening or inside its first game call, so whatever the test sent meanwhile ran into its time-out.
  */
 export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
   return loadConfig({
@@ -185,6 +188,7 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     DB_PATH: ':memory:',
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
     SHUTDOWN_DRAIN_MS: '0',
+    GAME_CHAIN_LENGTH: '10000',
     ...overrides,
   })
 }

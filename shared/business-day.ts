@@ -4,8 +4,7 @@
  * daylight saving), whatever the time zone of the server or the phone. Days travel as `YYYY-MM-DD`.
  */
 
-/** China Standard Time: UTC+8 all year. */
-export const BUSINESS_TIME_ZONE = 'Asia/Shanghai'
+/** China Standard Time (Asia/Shanghai): UTC+8 all year. */
 export const BUSINESS_UTC_OFFSET_MINUTES = 480
 export const BUSINESS_UTC_OFFSET_MS = BUSINESS_UTC_OFFSET_MINUTES * 60_000
 export const DAY_MS = 86_400_000

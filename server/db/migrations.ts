@@ -479,8 +479,8 @@ export function migrate(db: Db): number {
   return count
 }
 
-/** Tables that hold data (everything but the migration log), children before parents. */
-export function dataTables(db: Db): string[] {
+/** Tables that hold data (everything but the migration log). */
+function dataTables(db: Db): string[] {
   const rows = db
     .prepare(
       `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'`,
@@ -488,4 +488,17 @@ export function dataTables(db: Db): string[] {
     .pluck()
     .all()
   return rows.map(String)
+}
+
+/**
+ * Empties every data table and runs `write` (the seed's writes), all in one BEGIN IMMEDIATE
+ * transaction, so a reset is all or nothing. Foreign keys are checked at the commit, so the
+ * tables may be emptied in any order.
+ */
+export function replaceAllData(db: Db, write: () => void): void {
+  db.transaction(() => {
+    db.pragma('defer_foreign_keys = ON')
+    for (const table of dataTables(db)) db.prepare(`DELETE FROM "${table}"`).run()
+    write()
+  }).immediate()
 }

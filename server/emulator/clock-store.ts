@@ -1,12 +1,6 @@
 import type { Db } from '@server/db/database'
-import type { ClockMode, EmuClock } from './clock'
-
-interface Row {
-  mode: ClockMode
-  offset_ms: number
-  frozen_at: number
-  seen_at: number
-}
+import type { EmuClock } from './clock'
+import { WorldClockRepository } from './world-clock-repository'
 
 /** How often, in world time, the last time seen is written while the clock just runs. */
 export const CLOCK_SEEN_EVERY_MS = 5_000
@@ -18,27 +12,19 @@ export const CLOCK_SEEN_EVERY_MS = 5_000
  * tester who advanced it, a system clock set back).
  */
 export class WorldClockStore {
-  private readonly read
-  private readonly write
+  private readonly rows
   private savedSeen = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly db: Db,
     private readonly clock: EmuClock,
   ) {
-    this.read = db.prepare<[], Row>(
-      'SELECT mode, offset_ms, frozen_at, seen_at FROM emu_world_clock WHERE id = 1',
-    )
-    this.write = db.prepare<[ClockMode, number, number, number]>(
-      `INSERT INTO emu_world_clock (id, mode, offset_ms, frozen_at, seen_at) VALUES (1, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET mode = excluded.mode, offset_ms = excluded.offset_ms,
-         frozen_at = excluded.frozen_at, seen_at = excluded.seen_at`,
-    )
+    this.rows = new WorldClockRepository(db)
   }
 
   /** Takes up the kept clock (at start-up), then keeps it from now on. Returns a function that stops keeping it. */
   start(): () => void {
-    const row = this.read.get()
+    const row = this.rows.get()
     if (row)
       this.clock.resume({ mode: row.mode, offsetMs: row.offset_ms, frozenAt: row.frozen_at }, row.seen_at)
     this.save()
@@ -51,7 +37,7 @@ export class WorldClockStore {
     const kept = this.clock.kept()
     const now = this.clock.worldNow()
     // A clock set back on purpose (a tester's forced move) takes the time seen back with it.
-    this.write.run(kept.mode, kept.offsetMs, kept.frozenAt, now)
+    this.rows.save({ mode: kept.mode, offset_ms: kept.offsetMs, frozen_at: kept.frozenAt, seen_at: now })
     this.savedSeen = now
   }
 

@@ -48,6 +48,8 @@ export interface Emulator {
   readonly events: EventHub
   /** Draws and announces each game's sealing and draw at its time (see RoundTimer). */
   readonly roundTimer: RoundTimer
+  /** Whether the database has been seeded (a fresh file has no players yet). */
+  isSeeded(): boolean
   /** Everything back to the seed, in one transaction. */
   reset(): Promise<void>
 }
@@ -141,6 +143,7 @@ export function createEmulator(
     content,
     events,
     roundTimer,
+    isSeeded: () => accounts.accounts.anyPlayer(),
     reset: async () => {
       await reseed(db, seeders, { fixturesDir, now: clock.now() })
       accounts.sessions.clearCache()

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database'
-import { dataTables } from '../db/migrations'
+import { replaceAllData } from '../db/migrations'
 
 export interface SeedContext {
   readonly fixturesDir: string
@@ -17,12 +17,7 @@ export type Seeder = (ctx: SeedContext) => Promise<() => void>
 export async function reseed(db: Db, seeders: readonly Seeder[], ctx: SeedContext): Promise<void> {
   const writes: (() => void)[] = []
   for (const seeder of seeders) writes.push(await seeder(ctx))
-  db.transaction(() => {
-    db.pragma('defer_foreign_keys = ON')
-    for (const table of dataTables(db)) db.prepare(`DELETE FROM "${table}"`).run()
+  replaceAllData(db, () => {
     for (const write of writes) write()
-  }).immediate()
+  })
 }
-
-export const isSeeded = (db: Db): boolean =>
-  (db.prepare('SELECT COUNT(*) FROM players').pluck().get() as number) > 0

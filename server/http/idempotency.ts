@@ -8,6 +8,7 @@ import { commitGrouped } from '../db/group-commit'
 import type { EmuClock } from '../emulator/clock'
 import { ApiError, invalidInput } from './api-error'
 import { failure, ok } from './envelope'
+import { idempotencyRepository, type IdempotencyRow as Row } from './idempotency-repository'
 
 /**
  * Idempotent calls: a replay returns the first answer and moves money once.
@@ -79,13 +80,6 @@ export interface IdempotentCall {
   readonly body: unknown
 }
 
-interface Row {
-  fingerprint: string
-  state: 'pending' | 'done'
-  status_code: number | null
-  response: string | null
-}
-
 /** JSON with object keys sorted, so equal bodies give equal fingerprints whatever their field order. */
 function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
@@ -122,10 +116,7 @@ const currentCall = new AsyncLocalStorage<{ readonly player: number; readonly ke
 export function recordAnswer(db: Db, data: unknown): void {
   const call = currentCall.getStore()
   if (!call) return
-  db.prepare(
-    `UPDATE idempotency_keys SET state = 'done', status_code = 200, response = ?
-     WHERE player_id = ? AND key = ? AND state = 'pending'`,
-  ).run(JSON.stringify(ok(data)), call.player, call.key)
+  idempotencyRepository(db).answerPending(call.player, call.key, JSON.stringify(ok(data)))
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -133,12 +124,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export class IdempotencyStore {
   /** First calls running in this process, so a concurrent replay here waits without polling. */
   private readonly inflight = new Map<string, Promise<void>>()
-  private readonly select
-  private readonly insert
-  private readonly insertDone
-  private readonly finish
-  private readonly forget
-  private readonly expire
+  private readonly keys
   /** When expired keys were last swept (emulator clock). */
   private sweptAt = Number.NEGATIVE_INFINITY
 
@@ -149,32 +135,7 @@ export class IdempotencyStore {
     /** Endpoints whose handlers call `recordAnswer` with their writes. */
     answersWithWrites: readonly string[] = [],
   ) {
-    this.select = db.prepare<[number, string], Row>(
-      'SELECT fingerprint, state, status_code, response FROM idempotency_keys WHERE player_id = ? AND key = ?',
-    )
-    this.insert = db.prepare(
-      `INSERT INTO idempotency_keys (player_id, key, fingerprint, state, created_at, endpoint)
-       VALUES (?, ?, ?, 'pending', ?, ?)`,
-    )
-    this.insertDone = db.prepare(
-      `INSERT INTO idempotency_keys (player_id, key, fingerprint, state, status_code, response, created_at, endpoint)
-       VALUES (?, ?, ?, 'done', ?, ?, ?, ?)`,
-    )
-    this.finish = db.prepare(
-      `UPDATE idempotency_keys SET state = 'done', status_code = ?, response = ? WHERE player_id = ? AND key = ?`,
-    )
-    this.forget = db.prepare(
-      `DELETE FROM idempotency_keys WHERE player_id = ? AND key = ? AND state = 'pending'`,
-    )
-    // Rows are in insertion order, so expired keys come first: the sweep deletes up to the first
-    // row still within retention and reads nothing beyond it. (Should the emulator clock be set
-    // back, a key stored before that stays until the keys after it expire too: kept longer, never
-    // dropped early.)
-    this.expire = db.prepare(
-      `DELETE FROM idempotency_keys WHERE id < coalesce(
-         (SELECT id FROM idempotency_keys WHERE created_at >= ? ORDER BY id LIMIT 1),
-         (SELECT max(id) + 1 FROM idempotency_keys))`,
-    )
+    this.keys = idempotencyRepository(db)
     this.resolveInterrupted(answersWithWrites)
   }
 
@@ -184,14 +145,7 @@ export class IdempotencyStore {
    */
   resolveInterrupted(endpoints: readonly string[]): number {
     if (endpoints.length === 0) return 0
-    const marks = endpoints.map(() => '?').join(', ')
-    return immediate(
-      this.db,
-      () =>
-        this.db
-          .prepare(`DELETE FROM idempotency_keys WHERE state = 'pending' AND endpoint IN (${marks})`)
-          .run(...endpoints).changes,
-    )
+    return immediate(this.db, () => this.keys.forgetPendingOf(endpoints))
   }
 
   /**
@@ -205,9 +159,9 @@ export class IdempotencyStore {
     const claimed = immediate(this.db, () => {
       const now = this.clock.worldNow()
       this.sweep(now)
-      const row = this.select.get(player, call.key)
+      const row = this.keys.find(player, call.key)
       if (row) return row
-      this.insert.run(player, call.key, fingerprint, now, call.endpointId)
+      this.keys.claim(player, call.key, fingerprint, now, call.endpointId)
       return null
     })
 
@@ -223,7 +177,7 @@ export class IdempotencyStore {
     } catch (err) {
       if (err instanceof ApiError)
         this.store(player, call.key, err.statusCode, failure(err.code, err.message))
-      else immediate(this.db, () => this.forget.run(player, call.key))
+      else immediate(this.db, () => this.keys.forget(player, call.key))
       throw err
     } finally {
       this.inflight.delete(slot)
@@ -245,10 +199,10 @@ export class IdempotencyStore {
       (): { first: Row } | { json: string } | { refused: ApiError } => {
         const now = this.clock.worldNow()
         this.sweep(now)
-        const first = this.select.get(player, call.key)
+        const first = this.keys.find(player, call.key)
         if (first) return { first }
         const keep = (status: number, json: string) =>
-          this.insertDone.run(player, call.key, fingerprint, status, json, now, call.endpointId)
+          this.keys.claimAnswered(player, call.key, fingerprint, status, json, now, call.endpointId)
         try {
           // In a savepoint of its own: a refusal undoes the handler's writes and keeps the key.
           const answer = immediate(this.db, () => {
@@ -277,12 +231,12 @@ export class IdempotencyStore {
   /** Forgets expired keys, at most once per `sweepMs`; runs inside the caller's transaction. */
   private sweep(now: number): void {
     if (now >= this.sweptAt && now - this.sweptAt < this.options.sweepMs) return
-    this.expire.run(now - this.options.retentionMs)
+    this.keys.expireBefore(now - this.options.retentionMs)
     this.sweptAt = now
   }
 
   private store(player: number, key: string, status: number, body: unknown): void {
-    immediate(this.db, () => this.finish.run(status, JSON.stringify(body), player, key))
+    immediate(this.db, () => this.keys.answer(player, key, status, JSON.stringify(body)))
   }
 
   private async answerFrom(
@@ -313,12 +267,12 @@ export class IdempotencyStore {
     const local = this.inflight.get(`${player}\n${key}`)
     if (local) {
       await local
-      return this.select.get(player, key)
+      return this.keys.find(player, key)
     }
     // Running in another process on the same database: watch the row.
     const deadline = Date.now() + this.options.waitMs
     for (;;) {
-      const row = this.select.get(player, key)
+      const row = this.keys.find(player, key)
       if (!row || row.state === 'done' || Date.now() >= deadline) return row
       await sleep(this.options.pollMs)
     }

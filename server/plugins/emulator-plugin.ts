@@ -4,7 +4,6 @@ import fp from 'fastify-plugin'
 import type { Config } from '../config'
 import { demoLogin } from '../emulator/account/account-seeder'
 import type { Emulator } from '../emulator/emulator'
-import { isSeeded } from '../emulator/seed'
 import { sessionExpired } from '../http/api-error'
 
 export type { Emulator } from '../emulator/emulator'
@@ -50,7 +49,7 @@ export const emulatorPlugin = fp(
     app.faults.onSessionFault((token) => accounts.sessions.endToken(token, clock.now()))
 
     app.addHook('onReady', async () => {
-      if (!isSeeded(db)) {
+      if (!emu.isSeeded()) {
         await emu.reset()
         const demo = demoLogin(config.FIXTURES_DIR)
         app.log.info(`seeded a fresh database; demo player: phone ${demo.phone}, password ${demo.password}`)

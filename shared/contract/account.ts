@@ -10,7 +10,7 @@ import {
   smsCodeField,
   timestamp,
 } from './fields'
-import { announcementRoute, getBalanceRoute, userInfoRoute } from './first-screen'
+import { type Announcement, announcementRoute, getBalanceRoute, userInfoRoute } from './first-screen'
 
 export const smsPurposeSchema = z.enum(['register', 'pay_password'])
 
@@ -192,9 +192,7 @@ export const announcementSchema = z.object({
   content: z.string(),
   pinned: z.boolean(),
   published_at: timestamp,
-})
-
-export type Announcement = z.infer<typeof announcementSchema>
+}) satisfies z.ZodType<Announcement>
 
 export const announcement = defineEndpoint({
   id: 'announcement',

@@ -1,5 +1,4 @@
 import { boolean, int, readArray, readObject, string } from '../plain-read'
-import type { Announcement } from './account'
 import type { EndpointRoute } from './endpoint'
 
 /**
@@ -30,6 +29,15 @@ export const getBalanceRoute = {
   auth: true,
   loadingToast: false,
 } as const satisfies EndpointRoute
+
+/** One announcement; account.ts's `announcementSchema` parses exactly this shape. */
+export interface Announcement {
+  id: number
+  title: string
+  content: string
+  pinned: boolean
+  published_at: number
+}
 
 export interface AnnouncementList {
   list: Announcement[]

@@ -184,7 +184,7 @@ describe('start-up without the network', () => {
     await startUp({ retry: { timers } })
     expect(pending).toEqual([])
     expect(session.get()).toMatchObject({ isLogin: true, userInfo: { nickname: 'stale' } })
-    await vi.waitFor(() => expect(session.get().balance).toBe('1000.00'))
+    await until(session.subscribe, () => session.get().balance === '1000.00')
     expect(fetched.mock.calls.filter(([input]) => String(input).includes('/api/users/info'))).toHaveLength(1)
     expect(document.body.textContent).not.toContain('请求失败')
     expect(navigations).toEqual([])

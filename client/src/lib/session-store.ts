@@ -28,11 +28,6 @@ type Listener = () => void
 /** What stands for a balance the app does not know yet (a logged-in start-up before its answer). */
 export const BALANCE_PLACEHOLDER = '--'
 
-/** The balance as text: the placeholder until it is known. */
-export function balanceOrPlaceholder(balance: string | null): string {
-  return balance ?? BALANCE_PLACEHOLDER
-}
-
 export class SessionStore {
   private state: SessionState
   private readonly listeners = new Set<Listener>()

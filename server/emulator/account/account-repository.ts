@@ -67,6 +67,11 @@ export class AccountRepository {
     )
   }
 
+  /** Whether any player exists: a database without one has not been seeded. */
+  anyPlayer(): boolean {
+    return this.db.prepare('SELECT 1 FROM players LIMIT 1').get() !== undefined
+  }
+
   findById(id: number): PlayerRow | undefined {
     return this.byId.get(id)
   }

@@ -1,12 +1,7 @@
 import { type Db, immediate } from '@server/db/database'
 import { fail } from '@server/http/api-error'
+import { type GuardedPassword, PasswordGuardRepository } from './password-guard-repository'
 import { hashPassword, verifyPassword } from './passwords'
-
-/**
- * Which secret a count belongs to: the payment password, or the login password checked behind a
- * session or in the protected withdrawal during a time-out or self-exclusion.
- */
-export type GuardedPassword = 'pay' | 'login'
 
 export interface GuardLimits {
   /** Wrong passwords allowed in a row before the lock; the last of them starts it. */
@@ -22,11 +17,6 @@ export interface GuardMessages {
   lockedNow(wait: string): string
   /** Any password while the lock lasts. */
   locked(wait: string): string
-}
-
-interface Row {
-  failures: number
-  locked_until: number | null
 }
 
 /** Checks of one player's secret counted in this process and not yet answered. */
@@ -56,46 +46,26 @@ interface Pending {
  * a tester's scope moving its own time must not lift a lock.
  */
 export class PasswordGuard {
-  private readonly readRow
-  private readonly count
-  private readonly setFailures
-  private readonly lock
-  private readonly clearRow
+  private readonly rows
   private readonly pending = new Map<number, Pending>()
 
   constructor(
     private readonly db: Db,
-    private readonly kind: GuardedPassword,
+    kind: GuardedPassword,
     private readonly now: () => number,
   ) {
-    this.readRow = db.prepare<[number, string], Row>(
-      'SELECT failures, locked_until FROM password_guard WHERE player_id = ? AND kind = ?',
-    )
-    this.count = db.prepare<[number, string], { failures: number }>(
-      `INSERT INTO password_guard (player_id, kind, failures) VALUES (?, ?, 1)
-       ON CONFLICT (player_id, kind) DO UPDATE SET failures = failures + 1
-       RETURNING failures`,
-    )
-    this.setFailures = db.prepare<[number, number, string]>(
-      'UPDATE password_guard SET failures = ? WHERE player_id = ? AND kind = ?',
-    )
-    this.lock = db.prepare<[number, number, string]>(
-      'UPDATE password_guard SET failures = 0, locked_until = ? WHERE player_id = ? AND kind = ?',
-    )
-    this.clearRow = db.prepare<[number, string]>(
-      'DELETE FROM password_guard WHERE player_id = ? AND kind = ?',
-    )
+    this.rows = new PasswordGuardRepository(db, kind)
   }
 
   /** The time the lock ends, while it lasts. */
   lockedUntil(playerId: number): number | null {
-    const row = this.readRow.get(playerId, this.kind)
+    const row = this.rows.read(playerId)
     return row?.locked_until != null && row.locked_until > this.now() ? row.locked_until : null
   }
 
   /** Wrong passwords left before the lock (0 while locked). */
   attemptsLeft(playerId: number, limits: GuardLimits): number {
-    const row = this.readRow.get(playerId, this.kind)
+    const row = this.rows.read(playerId)
     if (!row) return limits.maxFailures
     if (row.locked_until != null && row.locked_until > this.now()) return 0
     if (row.locked_until != null) return limits.maxFailures
@@ -121,18 +91,18 @@ export class PasswordGuard {
   private claim(playerId: number, limits: GuardLimits, messages: GuardMessages): 'counted' | 'wait' {
     return immediate(this.db, () => {
       this.assertUnlocked(playerId, messages)
-      const row = this.readRow.get(playerId, this.kind)
+      const row = this.rows.read(playerId)
       // A lock that has run out starts a fresh count.
-      if (row?.locked_until != null) this.clearRow.run(playerId, this.kind)
+      if (row?.locked_until != null) this.rows.clear(playerId)
       const counted = row?.locked_until != null ? 0 : (row?.failures ?? 0)
       if (counted >= limits.maxFailures) {
         if ((this.pending.get(playerId)?.count ?? 0) > 0) return 'wait'
         // Every try taken and none under way here: checks counted by a process that stopped
         // before answering, or by another process. They count as wrong.
-        this.lock.run(this.now() + limits.lockMs, playerId, this.kind)
+        this.rows.lock(playerId, this.now() + limits.lockMs)
         throw fail(messages.locked(formatWait(limits.lockMs)))
       }
-      this.count.get(playerId, this.kind)
+      this.rows.count(playerId)
       this.pendingOf(playerId).count++
       return 'counted'
     })
@@ -140,7 +110,7 @@ export class PasswordGuard {
 
   /** Forgets a player's count and lock (the secret was proved another way: a reset by SMS). */
   clear(playerId: number): void {
-    this.clearRow.run(playerId, this.kind)
+    this.rows.clear(playerId)
   }
 
   /** Answers one counted check: clears the count on a right password, else may start the lock. */
@@ -153,15 +123,15 @@ export class PasswordGuard {
     p.count--
     try {
       return immediate(this.db, () => {
-        const row = this.readRow.get(playerId, this.kind)
+        const row = this.rows.read(playerId)
         if (right) {
           // Checks still being compared were counted before this one was answered: they stay.
-          if (row) this.setFailures.run(p.count, playerId, this.kind)
+          if (row) this.rows.setFailures(playerId, p.count)
           return { lockedNow: false, left: limits.maxFailures - p.count }
         }
         const failures = row?.locked_until != null ? 0 : (row?.failures ?? 0)
         if (failures - p.count >= limits.maxFailures) {
-          this.lock.run(this.now() + limits.lockMs, playerId, this.kind)
+          this.rows.lock(playerId, this.now() + limits.lockMs)
           return { lockedNow: true, left: 0 }
         }
         return { lockedNow: false, left: Math.max(0, limits.maxFailures - failures) }
@@ -200,7 +170,7 @@ export class PasswordGuard {
 
   /** Clears the count and any lock. Call inside a transaction or alone. */
   reset(playerId: number): void {
-    this.clearRow.run(playerId, this.kind)
+    this.rows.clear(playerId)
   }
 }
 

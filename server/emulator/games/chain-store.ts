@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Db } from '@server/db/database'
 import { blockHashSync, linkIndexForBlock, walkChainSync } from '@shared/games/chain'
+import { ChainRepository, type ChainRow } from './chain-repository'
 import { nodeHasher } from './node-hasher'
-
-export interface ChainRow {
-  readonly seed: string
-  readonly length: number
-  readonly checkpoint_every: number
-  readonly terminal: string
-  readonly start_height: number
-  readonly created_at: number
-}
 
 const CHECKPOINT_EVERY = 1000
 const SEGMENTS_CACHED = 16
@@ -25,31 +17,25 @@ export class ChainStore {
   /** Recently used segments of links, by their first index (newest last). */
   private readonly segments = new Map<number, string[]>()
 
-  private readonly terminalNow
-  private readonly row1
-  private readonly checkpoint
+  private readonly rows
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly length: number,
   ) {
-    this.terminalNow = db.prepare<[], string>('SELECT terminal FROM game_chain WHERE id = 1').pluck()
-    this.row1 = db.prepare<[], ChainRow>('SELECT * FROM game_chain WHERE id = 1')
-    this.checkpoint = db
-      .prepare<[number], string>('SELECT link FROM game_chain_checkpoints WHERE idx = ?')
-      .pluck()
+    this.rows = new ChainRepository(db)
   }
 
   /** The chain, or null before it is made. */
   get(): ChainRow | null {
     if (this.row) {
       // A reset empties the tables: notice it and forget the cache.
-      const still = this.terminalNow.get()
+      const still = this.rows.terminal()
       if (still === this.row.terminal) return this.row
       this.row = null
       this.segments.clear()
     }
-    this.row = this.row1.get() ?? null
+    this.row = this.rows.chain() ?? null
     return this.row
   }
 
@@ -76,20 +62,8 @@ export class ChainStore {
       start_height: start.height,
       created_at: start.now,
     }
-    this.db
-      .transaction(() => {
-        // Another process may have made one meanwhile: the first one stays.
-        const info = this.db
-          .prepare(
-            `INSERT OR IGNORE INTO game_chain (id, seed, length, checkpoint_every, terminal, start_height, created_at)
-           VALUES (1, @seed, @length, @checkpoint_every, @terminal, @start_height, @created_at)`,
-          )
-          .run(row)
-        if (info.changes === 0) return
-        const ins = this.db.prepare('INSERT INTO game_chain_checkpoints (idx, link) VALUES (?, ?)')
-        for (const [i, link] of checkpoints) ins.run(i, link)
-      })
-      .immediate()
+    // Another process may have made one meanwhile: the first one stays.
+    this.rows.keep(row, checkpoints)
     this.row = null
     const made = this.get()
     if (!made) throw new Error('chain vanished after it was made')
@@ -107,7 +81,7 @@ export class ChainStore {
     let links = this.segments.get(base)
     if (links) this.segments.delete(base)
     else {
-      const start = this.checkpoint.get(base)
+      const start = this.rows.checkpointAt(base)
       if (typeof start !== 'string') throw new Error(`chain checkpoint ${base} missing`)
       links = [start]
       for (let i = 1; i < every && base + i < chain.length; i++)

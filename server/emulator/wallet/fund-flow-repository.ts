@@ -1,6 +1,6 @@
 import type { Db } from '@server/db/database'
+import { pagedRows } from '@server/db/paged-rows'
 import type { FundFlowType, WalletCurrency } from '@shared/contract/wallet'
-import { pagedRows } from './paged-query'
 import type { Page } from './wallet-format'
 
 export interface LedgerRow {

@@ -1,4 +1,3 @@
-import { immediate } from '@server/db/database'
 import { fail, notFound } from '@server/http/api-error'
 import { controlRoute } from '@server/http/control-route'
 import {
@@ -88,7 +87,8 @@ export async function walletControlRoutes(
   })
 
   controlRoute(app, unlockPayPassword, ({ params }) => {
-    immediate(wallet.ctx.db, () => wallet.withdrawals.guard.reset(params.playerId))
+    // One statement: a transaction of its own.
+    wallet.withdrawals.guard.reset(params.playerId)
     return null
   })
 

@@ -11,6 +11,13 @@ export function orderNo(prefix: string, at: number): string {
 /** A made-up transaction hash, as the chain would report. */
 export const fakeTxHash = (): string => randomBytes(32).toString('hex')
 
+/** A history's filter: a status, and a time range (either end open). */
+export interface HistoryFilter {
+  status?: string | undefined
+  from: number | null
+  to: number | null
+}
+
 export interface Page {
   readonly page: number
   readonly pageSize: number

@@ -1,7 +1,7 @@
 import type { Db } from '@server/db/database'
+import { pagedRows } from '@server/db/paged-rows'
 import type { WithdrawalStatus } from '@shared/contract/wallet'
-import { type HistoryFilter, pagedRows } from './paged-query'
-import type { Page } from './wallet-format'
+import type { HistoryFilter, Page } from './wallet-format'
 
 export interface WalletAddressRow {
   id: number

@@ -2,7 +2,7 @@ import { readRaw, writeRaw } from '@client/lib/storage'
 import { commitmentSchema } from '@shared/contract/games'
 import { STORAGE_KEY } from '@shared/storage-keys'
 import { z } from 'zod'
-import { chainKey } from './commitment'
+import { chainKey, type HeldCommitment, type HeldCommitments } from './commitment'
 
 /**
  * The commitments this device holds, in localStorage by chain key (`start_height:created_at`), each
@@ -20,10 +20,7 @@ const HEX64 = /^[0-9a-f]{64}$/
 const heldCommitmentSchema = commitmentSchema.extend({
   terminal_hash: z.string().regex(HEX64),
   seen_at: z.number().int(),
-})
-
-export const heldCommitmentsSchema = z.record(z.string(), heldCommitmentSchema)
-export type HeldCommitments = z.infer<typeof heldCommitmentsSchema>
+}) satisfies z.ZodType<HeldCommitment>
 
 /** The whole stored value is unreadable (not JSON, or not an object of entries). */
 export const WHOLE_VALUE = '*'

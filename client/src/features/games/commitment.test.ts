@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { chainKey, commitmentChanged, covers, heldFor, holdCommitment } from './commitment'
-import type { HeldCommitments } from './commitment-store'
+import {
+  chainKey,
+  commitmentChanged,
+  covers,
+  type HeldCommitments,
+  heldFor,
+  holdCommitment,
+} from './commitment'
 
 const A = {
   terminal_hash: 'a'.repeat(64),

@@ -1,6 +1,5 @@
 import type { commitmentSchema } from '@shared/contract/games'
 import type { z } from 'zod'
-import type { HeldCommitments } from './commitment-store'
 
 /**
  * The commitment a player holds: the first terminal hash this device saw for each chain of the
@@ -14,7 +13,10 @@ import type { HeldCommitments } from './commitment-store'
  */
 
 export type Commitment = z.infer<typeof commitmentSchema>
-export type HeldCommitment = HeldCommitments[string]
+/** A commitment as this device keeps it, with when it was first seen. */
+export type HeldCommitment = Commitment & { seen_at: number }
+/** The commitments held, by chain key (`chainKey`). */
+export type HeldCommitments = Record<string, HeldCommitment>
 
 export const chainKey = (c: Pick<Commitment, 'start_height' | 'created_at'>): string =>
   `${c.start_height}:${c.created_at}`

@@ -14,9 +14,6 @@ export function parseAmount(text: string): number | null {
   return toMicro(trimmed)
 }
 
-/** Whether an amount string is below zero. */
-export const isNegative = (amount: string): boolean => amount.trim().startsWith('-')
-
 // ── withdrawal ─────────────────────────────────────────────────────────────────────────────────
 
 export interface WithdrawRules {

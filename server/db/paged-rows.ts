@@ -1,16 +1,15 @@
-import type { Db } from '@server/db/database'
-import type { Page } from './wallet-format'
+import type { Db } from './database'
 
 type Value = string | number
 
-export interface HistoryFilter {
-  status?: string | undefined
-  from: number | null
-  to: number | null
+/** Which page: 1-based, of `pageSize` rows. */
+interface Page {
+  readonly page: number
+  readonly pageSize: number
 }
 
 /** A condition and its value; undefined or null values are left out. */
-export type Condition = readonly [sql: string, value: Value | null | undefined]
+type Condition = readonly [sql: string, value: Value | null | undefined]
 
 /**
  * One page of a table's rows, newest first, with the total for the same conditions. Table and
