@@ -8,11 +8,10 @@ import type { EmuClock } from '../emulator/clock'
 import type { StreamFaultHook } from '../realtime/stream-tap'
 import { AdminAccess } from './admin-access'
 import { FaultActions, shapeAnswer, toBuffer, type Verdict } from './fault-actions'
-import { FaultMatcher, type SessionFault } from './fault-matching'
+import { FaultMatcher, type SessionClaim, type SessionFault, type SessionTaken } from './fault-matching'
 import { BODY_KEEP, Journal, type JournalRecord, tokenKey } from './journal'
 import type { Recorder } from './recorder'
-import { type Firing, type RequestFacts, RuleStore } from './rule-store'
-import type { SharedFaults } from './shared-faults'
+import { type Candidate, type Firing, type RequestFacts, RuleStore } from './rule-store'
 import { StreamFaultTap } from './stream-faults'
 
 export type { ShapeAction, Verdict } from './fault-actions'
@@ -31,6 +30,24 @@ const headerValue = (v: string | string[] | undefined): string | null =>
  * life (decide on arrival or once the body is read, shape the answer, write the journal) and
  * keeps what testers set up per scope: scenarios, recordings, the journal.
  */
+/**
+ * The set-up shared between processes (./shared-faults.ts, proxy mode with REDIS_URL), as the layer
+ * and the control routes use it: counted decisions and session claims made once for the whole
+ * deployment, and changes every process takes up.
+ */
+export interface SharedDecisions {
+  /** The firing among candidates of which one at least is counted, claimed atomically. */
+  decide(candidates: readonly Candidate[], facts: RequestFacts): Promise<Firing | null>
+  /** Counts a call that matched only uncounted candidates (decided here), for the shared counters. */
+  count(candidates: readonly Candidate[], firing: Firing | null): void
+  /** Claims a session fault or lifetime for this token across the deployment. */
+  claimSession(claim: SessionClaim): Promise<SessionTaken | null>
+  /** A change to the set-up, made on the shared state and taken up by every process (`journal`: a scope's journal reset too). */
+  change<T>(fn: () => T | Promise<T>, journal?: string): Promise<T>
+  /** Loads the shared state as it is now (counters too), before the set-up is read. */
+  refresh(): Promise<void>
+}
+
 export class FaultLayer {
   readonly matcher: FaultMatcher
   readonly actions = new FaultActions()
@@ -44,7 +61,7 @@ export class FaultLayer {
    * Proxy mode with REDIS_URL: the set-up shared with the deployment's other processes, and the
    * counted decisions claimed there (./shared-faults.ts). Null: this process alone decides.
    */
-  shared: SharedFaults | null = null
+  shared: SharedDecisions | null = null
   /** Scopes (null: none) whose next stream reconnection gets a `snapshot` gap: a stream of theirs skipped events. */
   private readonly streamGaps = new Set<string | null>()
 
@@ -253,7 +270,7 @@ export class FaultLayer {
    * the decision may be a promise; what the replica can decide alone is decided at once.
    */
   private handleShared(
-    shared: SharedFaults,
+    shared: SharedDecisions,
     request: FastifyRequest,
     reply: FastifyReply,
     token: string | null,
@@ -280,7 +297,7 @@ export class FaultLayer {
 
   /** The rules' part of a shared decision: at once when no counted rule matches, else claimed in Redis. */
   private decideShared(
-    shared: SharedFaults,
+    shared: SharedDecisions,
     facts: RequestFacts,
     request: FastifyRequest,
     reply: FastifyReply,

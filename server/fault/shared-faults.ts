@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { EmuClock, KeptClock } from '../emulator/clock'
 import { ApiError } from '../http/api-error'
-import type { FaultLayer } from './fault-layer'
+import type { FaultLayer, SharedDecisions } from './fault-layer'
 import type { SessionClaim, SessionSnapshot, SessionTaken } from './fault-matching'
 import type { Candidate, Firing, RequestFacts, RuleCounts, RuleEntry } from './rule-store'
 import { RuleStore } from './rule-store'
@@ -108,7 +108,7 @@ const pause = (ms: number) =>
  * that change something are refused with 503; the outage is logged once, and the state loaded
  * again when Redis is back.
  */
-export class SharedFaults {
+export class SharedFaults implements SharedDecisions {
   /** This process, in announcements. */
   readonly id = randomUUID()
   private readonly prefix: string

@@ -3,16 +3,12 @@ import { LAST_EVENT_ID_HEADER, type StreamEvent, stream } from '@shared/contract
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { Metrics } from '../ops/metrics'
 import { type EventHub, type HubEvent, isFor } from './event-hub'
-import type { OutgoingEvent, StreamFaultHook, StreamTap } from './stream-tap'
+import type { OutgoingEvent, StreamFaultHook, StreamTap, StreamTimers } from './stream-tap'
 
 /** What became of the session a stream was opened with. */
 export type SessionState = 'live' | 'revoked' | 'expired'
 
-/** The stream's own timers (heartbeats); tests hand in their own. */
-export interface StreamTimers {
-  setTimeout(fn: () => void, ms: number): unknown
-  clearTimeout(handle: unknown): void
-}
+export type { StreamTimers } from './stream-tap'
 
 const realTimers: StreamTimers = {
   setTimeout: (fn, ms) => {

@@ -1,12 +1,17 @@
 import type { StreamEvent } from '@shared/contract/stream'
 import type { FastifyRequest } from 'fastify'
-import type { StreamTimers } from './stream-routes'
 
 /**
  * How the stream route (./stream-routes.ts) lets a hook stand between it and the socket: the
  * tester's stream faults and the journal's record of each event (server/fault/stream-faults.ts),
  * in whichever mode serves the stream.
  */
+
+/** The stream's own timers (heartbeats, and the faults' delays); tests hand in their own. */
+export interface StreamTimers {
+  setTimeout(fn: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
 
 /** One event as a stream sends it. */
 export interface OutgoingEvent {
