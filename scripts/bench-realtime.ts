@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { openDatabase } from '../server/db/database'
 import { SessionRepository } from '../server/emulator/account/session-repository'
+import { credential } from './bench/credential'
 import { HeapProbe } from './bench/inspector'
 import { cpuSeconds, metricSum, openFileLimit, quantile, rssBytes } from './bench/proc-stats'
 import { freePort, pinLoadGenerator, serverEntry, start, stopAll, waitForHttp } from './bench/processes'
@@ -94,6 +95,7 @@ const benchPhone = (i: number) => `137${String(i).padStart(8, '0')}`
  * BENCH_LOGIN=api logs each in through POST /api/login instead.
  */
 async function sessions(base: string, dbPath: string, count: number): Promise<string[]> {
+  // Each player's credential: its token and player id (see credential in ./bench/sse-load.ts).
   if (process.env.BENCH_LOGIN === 'api') {
     const tokens: string[] = []
     for (let i = 0; i < count; i += 8) {
@@ -107,10 +109,10 @@ async function sessions(base: string, dbPath: string, count: number): Promise<st
             const r = (await (await fetch(`${base}/api/login`, { method: 'POST', body: form })).json()) as {
               code: number
               msg: string
-              data: { token: string }
+              data: { token: string; player_id: number }
             }
             if (r.code !== 1) throw new Error(`login ${benchPhone(n)}: ${r.code} ${r.msg}`)
-            return r.data.token
+            return credential(r.data.token, r.data.player_id)
           }),
         )),
       )
@@ -126,7 +128,7 @@ async function sessions(base: string, dbPath: string, count: number): Promise<st
       Array.from({ length: count }, (_, i) => {
         const row = byPhone.get(benchPhone(i))
         if (!row) throw new Error(`bench player ${benchPhone(i)} was not seeded`)
-        return repo.create(row.id, Date.now(), week).token
+        return credential(repo.create(row.id, Date.now(), week).token, row.id)
       }),
     )()
   } finally {

@@ -1,5 +1,6 @@
 import { Agent, type IncomingMessage, request } from 'node:http'
 import { performance } from 'node:perf_hooks'
+import { streamQuery, tokenOf } from './credential'
 import { type DrawSeen, SseDrawReader } from './sse-draws'
 
 /**
@@ -53,14 +54,15 @@ const OPEN_ATTEMPTS = 5
 const streams = new Set<IncomingMessage>()
 let seen: DrawSeen[] = []
 
-function openStream(base: URL, token: string): Promise<void> {
+function openStream(base: URL, credential: string): Promise<void> {
+  const query = streamQuery(credential)
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: base.hostname,
         port: base.port,
-        path: '/api/stream',
-        headers: { token, accept: 'text/event-stream' },
+        path: `/api/stream${query}`,
+        headers: { token: tokenOf(credential), accept: 'text/event-stream' },
         agent: false,
       },
       (res) => {
@@ -286,7 +288,7 @@ async function poll(cmd: Extract<LoadCommand, { type: 'poll' }>): Promise<LoadRe
       if (d.drawAt >= cmd.recordFrom && d.drawAt < cmd.recordUntil) out.deliveries.push(d)
     },
   }
-  const pollers = cmd.tokens.map((t) => new Poller(get, t, cmd.game, recorder))
+  const pollers = cmd.tokens.map((t) => new Poller(get, tokenOf(t), cmd.game, recorder))
   for (const p of pollers) p.start()
   // Draws up to the end of the window are delivered a moment after it.
   await new Promise((r) => setTimeout(r, Math.max(0, cmd.recordUntil - now()) + 1_500))
