@@ -53,7 +53,7 @@ describe('UpstreamReader', () => {
     expect(draws(events)).toEqual([])
     expect(rounds(events)).toEqual([`${first}:OPEN`])
 
-    await time.advance(30_300) // ten draws of the block game, each read 300 ms after its draw time
+    await time.advance(30_300) // ten draws of the block game, each read 60 ms after its draw time
     expect(upstream.calls).toEqual({ round: 11, results: 0 })
     const ids = Array.from({ length: 10 }, (_, i) => String(first + i))
     expect(draws(events)).toEqual(ids)
@@ -109,14 +109,17 @@ describe('UpstreamReader', () => {
     const first = upstream.currentId('qukuai')
     upstream.lag = 1_200
     const drawAt = upstream.roundOf('qukuai', first).draw_at
-    // Read 300 ms after the draw time: not drawn; again 500 ms later: not yet; 1 s later: there.
-    await time.advanceTo(drawAt + 300)
+    // Read 60 ms after the draw time: not drawn; again 200 ms and 500 ms later: not yet; 1 s later: there.
+    await time.advanceTo(drawAt + 60)
     expect(upstream.calls.round).toBe(2)
     expect(draws(events)).toEqual([])
-    await time.advanceTo(drawAt + 800)
+    await time.advanceTo(drawAt + 260)
     expect(upstream.calls.round).toBe(3)
-    await time.advanceTo(drawAt + 1_800)
+    await time.advanceTo(drawAt + 760)
     expect(upstream.calls.round).toBe(4)
+    expect(draws(events)).toEqual([])
+    await time.advanceTo(drawAt + 1_760)
+    expect(upstream.calls.round).toBe(5)
     expect(draws(events)).toEqual([String(first)])
 
     // An upstream that stops drawing: the retries are bounded, then one question per stalled wait.

@@ -84,8 +84,9 @@ export interface ReaderOptions {
 }
 
 export const READER_DEFAULTS = {
-  drawDelayMs: 300,
-  retryMs: [500, 1_000, 2_000],
+  // An upstream that draws on time has drawn 60 ms after; one that lags is asked again soon after.
+  drawDelayMs: 60,
+  retryMs: [200, 500, 1_000, 2_000],
   stalledMs: 15_000,
   maxBackoffMs: 60_000,
   leaseCheckMs: 5_000,
