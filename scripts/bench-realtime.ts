@@ -56,6 +56,8 @@ const FD_HEADROOM = 512
 const SETTLE_MS = 2_000
 
 const TARGET_P99_MS = 150
+/** The same across three processes with Redis. */
+const TARGET_P99_REDIS_MS = 250
 const TARGET_KB_PER_CONNECTION = 30
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-realtime-'))
@@ -586,7 +588,7 @@ async function redisSection(emu: Server, entry: string[], gens: LoadGen[], token
   const w = await streamWindow(gens, servers)
   await closeStreams(gens)
   console.log(
-    `  ${size} players over 3 processes: draw → client p50 ${ms(quantile(w.latencies, 0.5))}, p99 ${ms(quantile(w.latencies, 0.99))} (target ≤ ${TARGET_P99_MS} ms); ${w.latencies.length} deliveries of ${w.rounds} draws; the three processes' CPU together ${pct(w.cpu)}`,
+    `  ${size} players over 3 processes: draw → client p50 ${ms(quantile(w.latencies, 0.5))}, p99 ${ms(quantile(w.latencies, 0.99))} (target p99 ≤ ${TARGET_P99_REDIS_MS} ms); ${w.latencies.length} deliveries of ${w.rounds} draws; the three processes' CPU together ${pct(w.cpu)}`,
   )
 }
 
