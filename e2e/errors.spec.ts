@@ -68,6 +68,9 @@ test.describe('session loss', () => {
     const startedUp = realityCheckAnswered(page)
     const data = await openLoggedIn(page, '/login')
     await startedUp
+    // Ended while no app page is open: the open page's push channel would otherwise hear of it and
+    // leave for the login page just as the test opens the next one.
+    await page.goto('about:blank')
     await emu().expireSession(data.token)
     await page.goto('/mine')
     await expect.poll(() => toastsSeen(page)).toContain(MSG.sessionExpired)
