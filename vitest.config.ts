@@ -1,10 +1,12 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   // @client/…, @shared/…, @server/… as tsconfig.json's paths say.
   resolve: { tsconfigPaths: true },
   test: {
     environment: 'node',
+    // Mutation testing's sandbox holds a copy of every test file (npm run test:mutation).
+    exclude: [...configDefaults.exclude, '.stryker-tmp/**', 'reports/**'],
     // Makes happy-dom behave as browsers do where DOMPurify depends on it; a no-op elsewhere.
     setupFiles: ['client/src/test-support/happy-dom-fixes.ts'],
     testTimeout: 30_000,
