@@ -38,7 +38,7 @@ export const MODULES: readonly MutationModule[] = [
     name: 'password-guard',
     about: 'wrong-password counting, locks and their expiry (login and payment password)',
     mutate: ['server/emulator/account/password-guard.ts'],
-    tests: ['server/emulator/account/password-guard.test.ts'],
+    tests: ['server/emulator/account/password-guard.test.ts', 'server/emulator/account/format-wait.test.ts'],
   },
   {
     name: 'idempotency',
