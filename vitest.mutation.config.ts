@@ -23,9 +23,9 @@ export default defineConfig({
     ...base.test,
     projects: [
       ...(others.length > 0
-        ? [{ extends: true, test: { name: 'server', include: others, isolate: true } }]
+        ? [{ extends: true as const, test: { name: 'server', include: others, isolate: true } }]
         : []),
-      ...(client.length > 0 ? [{ extends: true, test: { name: 'client', include: client } }] : []),
+      ...(client.length > 0 ? [{ extends: true as const, test: { name: 'client', include: client } }] : []),
     ],
   },
 })

@@ -15,6 +15,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { LogLevel } from '@stryker-mutator/api/core'
 
 export interface MutationModule {
   readonly name: string
@@ -44,7 +45,7 @@ export const MODULES: readonly MutationModule[] = [
     name: 'idempotency',
     about: 'a money-moving request retried with the same key runs once',
     mutate: ['server/http/idempotency.ts'],
-    tests: ['server/http/idempotency.test.ts'],
+    tests: ['server/http/idempotency-store.test.ts', 'server/http/idempotency.test.ts'],
   },
   {
     name: 'odds',
@@ -55,8 +56,13 @@ export const MODULES: readonly MutationModule[] = [
   {
     name: 'settlement',
     about: 'settling a drawn round: wins, refunds and their ledger rows',
-    mutate: ['server/emulator/games/bet-service.ts'],
-    tests: ['server/emulator/games/games-emulator.test.ts', 'server/emulator/games/games-sealing.test.ts'],
+    // BetSettlement, and the repository's statement that settles a round (with its payout rule).
+    mutate: [
+      'server/emulator/games/bet-service.ts:32-113',
+      'server/emulator/games/game-repository.ts:56',
+      'server/emulator/games/game-repository.ts:199-212',
+    ],
+    tests: ['server/emulator/games/bet-settlement.test.ts'],
   },
   {
     name: 'sealing',
@@ -68,17 +74,22 @@ export const MODULES: readonly MutationModule[] = [
     name: 'fault-matcher',
     about: "which fault rule fires on a call, and the rules' store",
     mutate: ['server/fault/fault-matching.ts', 'server/fault/rule-store.ts'],
-    tests: ['server/fault/rule-store.test.ts'],
+    tests: ['server/fault/fault-matching.test.ts', 'server/fault/rule-store.test.ts'],
   },
   {
     name: 'guards',
     about: 'the cross-site guard, the control API admin guard and the request target check',
     mutate: [
       'server/plugins/security.ts',
+      'server/http/cross-site.ts',
       'server/fault/admin-access.ts',
       'server/plugins/request-target.ts',
     ],
-    tests: ['server/fault/admin-access.test.ts', 'server/http/path-spellings.test.ts'],
+    tests: [
+      'server/plugins/guards.test.ts',
+      'server/http/cross-site.test.ts',
+      'server/fault/admin-access.test.ts',
+    ],
   },
   {
     name: 'client-session',
@@ -146,6 +157,14 @@ export function pick(names: readonly string[]): readonly MutationModule[] {
   return MODULES.filter((m) => names.includes(m.name))
 }
 
+/** MUTATION_LOG_LEVEL (e.g. debug, trace) for Stryker's console and its stryker.log; else `fallback`. */
+function logLevel(fallback: string): LogLevel {
+  const asked = process.env.MUTATION_LOG_LEVEL
+  const levels: readonly string[] = ['off', 'fatal', 'error', 'warn', 'info', 'debug', 'trace']
+  // Stryker's LogLevel is a const enum of these strings.
+  return (asked !== undefined && levels.includes(asked) ? asked : fallback) as unknown as LogLevel
+}
+
 async function runModule(m: MutationModule): Promise<Row> {
   // vitest.mutation.config.ts runs these files and no others.
   process.env.MUTATION_TESTS = m.tests.join(',')
@@ -182,8 +201,8 @@ async function runModule(m: MutationModule): Promise<Row> {
     clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
     incremental: false,
     cleanTempDir: process.env.MUTATION_KEEP_SANDBOX === '1' ? false : 'always',
-    logLevel: (process.env.MUTATION_LOG_LEVEL ?? 'warn') as 'warn',
-    fileLogLevel: (process.env.MUTATION_LOG_LEVEL ?? 'off') as 'off',
+    logLevel: logLevel('warn'),
+    fileLogLevel: logLevel('off'),
   })
   const results = await stryker.runMutationTest()
   return tally(
