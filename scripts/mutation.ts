@@ -49,9 +49,15 @@ export const MODULES: readonly MutationModule[] = [
   },
   {
     name: 'odds',
-    about: 'odds, outcomes of a block hash and bet types (shared by server and client)',
-    mutate: ['shared/games/odds.ts', 'shared/games/outcome.ts', 'shared/games/bet-types.ts'],
-    tests: ['shared/games/odds.test.ts', 'shared/games/outcome.test.ts'],
+    about: 'odds derived from the exact chances of every bet type and the declared house edge',
+    mutate: ['shared/games/odds.ts'],
+    tests: ['shared/games/odds.test.ts'],
+  },
+  {
+    name: 'outcome',
+    about: 'what a block hash draws, and which bets it wins, loses or refunds (server and client)',
+    mutate: ['shared/games/outcome.ts', 'shared/games/bet-types.ts', 'shared/games/hash-reading.ts'],
+    tests: ['shared/games/outcome.test.ts'],
   },
   {
     name: 'settlement',
@@ -66,7 +72,7 @@ export const MODULES: readonly MutationModule[] = [
   },
   {
     name: 'sealing',
-    about: 'round times, sealing and the committed hash chain',
+    about: 'round times and sealing, and the committed hash chain the draws come from',
     mutate: ['shared/games/rounds.ts', 'shared/games/chain.ts'],
     tests: ['shared/games/rounds.test.ts', 'shared/games/chain.test.ts'],
   },
@@ -101,6 +107,7 @@ export const MODULES: readonly MutationModule[] = [
       'client/src/lib/http.ts',
     ],
     tests: [
+      'client/src/lib/session-store.test.ts',
       'client/src/lib/http.test.ts',
       'client/src/lib/session-actions.test.ts',
       'client/src/lib/refusal.test.ts',
