@@ -59,6 +59,8 @@ describe('fingerprints', () => {
     expect(fingerprintOf('pay', [])).toBe(hash('sha256', 'pay\n[]', 'hex'))
     expect(fingerprintOf('pay', {})).toBe(hash('sha256', 'pay\n{}', 'hex'))
     expect(fingerprintOf('pay', { a: undefined, b: 1 })).toBe(hash('sha256', 'pay\n{"b":1}', 'hex'))
+    // As JSON.stringify writes them: undefined in an array is null.
+    expect(fingerprintOf('pay', [1, undefined])).toBe(hash('sha256', 'pay\n[1,null]', 'hex'))
   })
 
   it('tell apart bodies that differ in order inside an array', () => {
@@ -198,6 +200,8 @@ describe('IdempotencyStore', () => {
     })
 
     it('a replay here while the first runs waits for it, and one after an unexpected failure is told to retry', async () => {
+      // No timer is ever fired: a replay in the process of the first call is woken by it, not by polling.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 })
       let finish: (v: unknown) => void = () => {}
       let crash: (e: unknown) => void = () => {}
       const first = store.run(
@@ -209,24 +213,30 @@ describe('IdempotencyStore', () => {
             crash = reject
           }),
       )
-      const replay = store.run(call('k6'), fakeReply().reply, succeed)
+      let replayed: unknown = 'not yet'
+      const replay = store.run(call('k6'), fakeReply().reply, succeed).then((r) => {
+        replayed = r
+      })
       finish(ok({ held: true }))
       expect(await first).toEqual(ok({ held: true }))
-      expect(await replay).toBe(JSON.stringify(ok({ held: true })))
+      for (let i = 0; i < 20; i++) await Promise.resolve()
+      expect(replayed).toBe(JSON.stringify(ok({ held: true })))
+      await replay
 
       const second = store.run(
         call('k7'),
         fakeReply().reply,
         () => new Promise((_, reject) => (crash = reject)),
       )
-      const waiting = store.run(call('k7'), fakeReply().reply, succeed)
+      let told: unknown = 'not yet'
+      const waiting = refusal(store.run(call('k7'), fakeReply().reply, succeed)).then((r) => {
+        told = r
+      })
       crash(new Error('bug'))
       await expect(second).rejects.toThrow('bug')
-      expect(await refusal(waiting)).toEqual({
-        code: CODE.conflict,
-        msg: IDEMPOTENCY_MSG.inProgress,
-        status: 409,
-      })
+      for (let i = 0; i < 20; i++) await Promise.resolve()
+      expect(told).toEqual({ code: CODE.conflict, msg: IDEMPOTENCY_MSG.inProgress, status: 409 })
+      await waiting
       expect(runs).toBe(0)
     })
   })
@@ -265,6 +275,28 @@ describe('IdempotencyStore', () => {
       await vi.advanceTimersByTimeAsync(100)
       expect(await replay).toEqual({ code: CODE.conflict, msg: IDEMPOTENCY_MSG.inProgress, status: 409 })
       expect(runs).toBe(0)
+    })
+
+    it('is waited for even when this process ran the same key before and released it', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 })
+      await expect(
+        store.run(call('p4'), fakeReply().reply, async () => {
+          throw new Error('bug')
+        }),
+      ).rejects.toThrow('bug')
+      pendingElsewhere('p4')
+      let answered: unknown = 'not yet'
+      const replay = store.run(call('p4'), fakeReply().reply, succeed).then((r) => {
+        answered = r
+      })
+      await vi.advanceTimersByTimeAsync(200)
+      expect(answered).toBe('not yet')
+      db.prepare(
+        "UPDATE idempotency_keys SET state = 'done', status_code = 200, response = '\"theirs\"' WHERE key = 'p4'",
+      ).run()
+      await vi.advanceTimersByTimeAsync(100)
+      await replay
+      expect(answered).toBe('"theirs"')
     })
 
     it('that released its key is answered 409 too', async () => {
@@ -308,6 +340,23 @@ describe('IdempotencyStore', () => {
       clock.freeze(T0 + 500_000)
       await store.run(call('b4'), fakeReply().reply, succeed)
       expect(rows().map((r) => (r as { key: string }).key)).toEqual(['b4'])
+    })
+
+    it('sweeps at once after the clock is set back, not a sweep interval after the old time', async () => {
+      await store.run(call('c1'), fakeReply().reply, succeed)
+      clock.advance(300_000)
+      // Swept at T0 + 300 s; the call fails unexpectedly, so it leaves no key behind.
+      await expect(
+        store.run(call('c2'), fakeReply().reply, async () => {
+          throw new Error('bug')
+        }),
+      ).rejects.toThrow('bug')
+      clock.freeze(T0)
+      await store.run(call('c3'), fakeReply().reply, succeed)
+      clock.freeze(T0 + 70_000)
+      // c3 (stored at T0) has expired; the clock is still before the sweep at T0 + 300 s.
+      await store.run(call('c3'), fakeReply().reply, succeed)
+      expect(runs).toBe(3)
     })
 
     it('keeps the defaults the docs give: a day, swept every minute', () => {
@@ -372,6 +421,29 @@ describe('IdempotencyStore', () => {
         store.runAtomic(call('a1'), fakeReply().reply, () => Promise.resolve(ok(1))),
       ).rejects.toThrow('an atomic idempotent handler must be synchronous')
       expect(rows()).toEqual([])
+    })
+
+    it('keeps keys per player (0 without a session), and forgets them after the retention', async () => {
+      const answer = () => {
+        runs++
+        return ok({ run: runs })
+      }
+      await store.runAtomic(call('a4', { amount: 5 }, 1), fakeReply().reply, answer)
+      await store.runAtomic(call('a4', { amount: 5 }, 2), fakeReply().reply, answer)
+      await store.runAtomic(call('a4', { amount: 5 }, null), fakeReply().reply, answer)
+      expect(runs).toBe(3)
+      expect(rows().map((r) => (r as { player_id: number }).player_id)).toEqual([1, 2, 0])
+      await store.runAtomic(call('a4', { amount: 5 }, 2), fakeReply().reply, answer)
+      expect(runs).toBe(3)
+      clock.advance(60_001)
+      await store.runAtomic(call('a4', { amount: 5 }, 2), fakeReply().reply, answer)
+      expect(runs).toBe(4)
+      expect(rows()).toHaveLength(1)
+    })
+
+    it('stores whatever the handler answers, null included', async () => {
+      expect(await store.runAtomic(call('a5'), fakeReply().reply, () => null)).toBe('null')
+      expect(await store.runAtomic(call('a5'), fakeReply().reply, () => 'other')).toBe('null')
     })
 
     it('sends the stored text as JSON, and replays it with the refusal’s status', async () => {
