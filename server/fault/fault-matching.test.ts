@@ -166,6 +166,38 @@ describe('clearing session faults', () => {
   })
 })
 
+describe('clearing session limits', () => {
+  const setUp = () => {
+    const { m } = matcher()
+    m.limitSession('tok-d', { requests: 0 }, 's1')
+    m.limitSession('tok-e', { requests: 0 }, 's2')
+    m.limitSession('tok-f', { requests: 0 })
+    // A limit set up unscoped on a token that is itself the scope's name.
+    m.limitSession('s1', { requests: 0 })
+    return m
+  }
+  const verdicts = (m: FaultMatcher) =>
+    ['tok-d', 'tok-e', 'tok-f', 's1'].map((t) => m.sessionVerdict(t, null, T0))
+
+  it('drops the scope’s limits and the one on the token that names it', () => {
+    const m = setUp()
+    m.clearSessions('s1')
+    expect(verdicts(m)).toEqual([null, 'expire', 'expire', null])
+  })
+
+  it('null drops the unscoped limits, not the one on a token named like a scope', () => {
+    const m = setUp()
+    m.clearSessions(null)
+    expect(verdicts(m)).toEqual(['expire', 'expire', null, null])
+  })
+
+  it('a scope names no limit set unscoped on another token', () => {
+    const m = setUp()
+    m.clearSessions('s2')
+    expect(verdicts(m)).toEqual(['expire', null, 'expire', 'expire'])
+  })
+})
+
 describe('request facts', () => {
   it('splits the path from the query and reads fields only when asked', () => {
     const { m } = matcher()
@@ -244,6 +276,25 @@ describe('templated answers', () => {
     const none = new FaultMatcher(new EmuClock(() => T0))
     none.rules.add({ action: { type: 'envelope', code: 5, template: true } }, T0)
     expect(none.decide(facts())?.action).toEqual({ type: 'envelope', code: 5, data: null, template: true })
+  })
+
+  it('reads only names of the form request.<part>.<field>, query fields in their own case, and spaces in braces', () => {
+    const { m } = matcher()
+    m.rules.add(
+      {
+        action: {
+          type: 'status',
+          status: 500,
+          body: ['{{xrequest.query.Id}}', '{{request.query.Id}}', '{{ request.path }}', '{{counter}} calls'],
+          template: true,
+        },
+      },
+      T0,
+    )
+    const f = facts({ query: () => new Map([['Id', ['42']]]) })
+    expect(m.decide(f)?.action).toMatchObject({
+      body: ['{{xrequest.query.Id}}', '42', '/api/api/withdraw', '1 calls'],
+    })
   })
 
   it('fills a status answer’s body, and leaves an untemplated answer as written', () => {
