@@ -6,13 +6,14 @@
  *   npm run test:mutation                 # every module, one after the other
  *   npm run test:mutation -- ledger idempotency   # only these
  *   npm run test:mutation -- --list       # the modules and their files
+ *   npm run test:mutation -- --summary    # the table from each module's last report
  *
  * Each module mutates only its own files and runs only its own test files, one test runner at a
  * time (MUTATION_CONCURRENCY, default 1), so a run stays small on a shared 2-core machine. Prints a
  * table at the end; the reports (HTML and JSON, every mutant with its status) are written to
  * reports/mutation/<module>.html|json. Not part of `npm test`: a full run takes long.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { LogLevel } from '@stryker-mutator/api/core'
@@ -218,11 +219,28 @@ async function runModule(m: MutationModule): Promise<Row> {
   )
 }
 
+/** The module's row from its last run's JSON report, when there is one. */
+function lastReport(name: string): Row | null {
+  const path = join(REPORT_DIR, `${name}.json`)
+  if (!existsSync(path)) return null
+  const report = JSON.parse(readFileSync(path, 'utf8')) as {
+    files: Record<string, { mutants: { status: string }[] }>
+  }
+  return tally(
+    name,
+    Object.values(report.files).flatMap((f) => f.mutants.map((m) => m.status)),
+  )
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   if (argv.includes('--list')) {
     for (const m of MODULES) {
       console.log(`${m.name}: ${m.about}\n  mutate: ${m.mutate.join(' ')}\n  tests:  ${m.tests.join(' ')}`)
     }
+    return
+  }
+  if (argv.includes('--summary')) {
+    console.log(table(MODULES.flatMap((m) => lastReport(m.name) ?? [])))
     return
   }
   const modules = pick(argv)
