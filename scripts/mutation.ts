@@ -16,7 +16,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { LogLevel } from '@stryker-mutator/api/core'
+import type { Stryker as StrykerRun } from '@stryker-mutator/core'
 
 export interface MutationModule {
   readonly name: string
@@ -164,6 +164,8 @@ export function pick(names: readonly string[]): readonly MutationModule[] {
   }
   return MODULES.filter((m) => names.includes(m.name))
 }
+
+type LogLevel = NonNullable<NonNullable<ConstructorParameters<typeof StrykerRun>[0]>['logLevel']>
 
 /** MUTATION_LOG_LEVEL (e.g. debug, trace) for Stryker's console and its stryker.log; else `fallback`. */
 function logLevel(fallback: string): LogLevel {
