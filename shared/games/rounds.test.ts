@@ -162,3 +162,28 @@ describe('edges', () => {
     expect(heightAt(6_000, cfg)).toBe(2)
   })
 })
+
+describe('a draw period other than a minute', () => {
+  // Blocks every 3 s, a draw every 40 blocks: every two minutes.
+  const slow = { ...cfg, draw_every_blocks: 40 }
+
+  it('hash size draws on every 40th block', () => {
+    const r = currentRound('hassize', localMidnight + 60_001, slow)
+    expect(r.drawAt).toBe(localMidnight + 120_000)
+    expect(r.height % 40).toBe(0)
+    expect(nextRound(r, slow).drawAt).toBe(localMidnight + 240_000)
+  })
+
+  it('a lottery minute draws at the first draw at or after its end', () => {
+    const r = currentRound('kuaisan', localMidnight + 60_001, slow)
+    // The day's first minute ends at 00:01 and draws at 00:02, which is still to come.
+    expect(r).toMatchObject({ roundId: '202611220001', drawAt: localMidnight + 120_000 })
+  })
+})
+
+describe('issue numbers', () => {
+  it('are exactly twelve digits', () => {
+    expect(minuteOfIssue('1202611220001')).toBeNull()
+    expect(minuteOfIssue('2026112200011')).toBeNull()
+  })
+})
