@@ -109,19 +109,23 @@ export const MODULES: readonly MutationModule[] = [
   },
   {
     name: 'client-session',
-    about: "the client's session, its end, and how it reads an error",
+    about: "the client's session: what login, start-up, a lost session and logout keep and remove",
     mutate: [
       'client/src/lib/session-store.ts',
       'client/src/lib/session-actions.ts',
       'client/src/lib/refusal.ts',
-      'client/src/lib/http.ts',
     ],
     tests: [
       'client/src/lib/session-store.test.ts',
-      'client/src/lib/http.test.ts',
       'client/src/lib/session-actions.test.ts',
       'client/src/lib/refusal.test.ts',
     ],
+  },
+  {
+    name: 'client-http',
+    about: "the client's one HTTP client: how it reads every failure, and what it shows and does",
+    mutate: ['client/src/lib/http.ts'],
+    tests: ['client/src/lib/http.test.ts'],
   },
 ]
 
