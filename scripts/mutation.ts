@@ -67,7 +67,7 @@ export const MODULES: readonly MutationModule[] = [
     name: 'outcome',
     about: 'what a block hash draws, and which bets it wins, loses or refunds (server and client)',
     mutate: ['shared/games/outcome.ts', 'shared/games/bet-types.ts', 'shared/games/hash-reading.ts'],
-    tests: ['shared/games/outcome.test.ts'],
+    tests: ['shared/games/outcome.test.ts', 'shared/games/bet-types.test.ts'],
   },
   {
     name: 'settlement',
