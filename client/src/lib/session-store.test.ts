@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import type { UserInfo } from '@shared/contract/account'
 import { STORAGE_KEY } from '@shared/storage-keys'
+import { act, renderHook } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { BALANCE_PLACEHOLDER, balanceOrPlaceholder, SessionStore } from './session-store'
+import { BALANCE_PLACEHOLDER, balanceOrPlaceholder, SessionStore, session, useSession } from './session-store'
 
 /** The session store on its own: what each flow keeps, stores and removes (docs/product.md#session-flows). */
 
@@ -198,5 +199,14 @@ describe('SessionStore', () => {
     expect(BALANCE_PLACEHOLDER).toBe('--')
     expect(balanceOrPlaceholder(null)).toBe('--')
     expect(balanceOrPlaceholder('0.00')).toBe('0.00')
+  })
+})
+
+describe('useSession', () => {
+  it('renders what it selects, and again when the session changes', () => {
+    const { result } = renderHook(() => useSession((s) => s.balance))
+    expect(result.current).toBe(session.get().balance)
+    act(() => session.setBalance('42.00'))
+    expect(result.current).toBe('42.00')
   })
 })
