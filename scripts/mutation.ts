@@ -28,11 +28,12 @@ export interface MutationModule {
   readonly tests: readonly string[]
   /**
    * 'perTest' (the default) runs against each mutant only the tests that reached its code in a
-   * first run; 'all' runs every test of the module. A module that computes something once and
-   * keeps it (a module-level cache) needs 'all': its code is reached only by the first test that
-   * asks, while the tests that check the result read the kept value.
+   * first run; 'off' runs every test of the module. A module that computes something once and
+   * keeps it (a module-level cache) needs 'off': its code is reached only by the first test that
+   * asks, while the tests that check the result read the kept value. (Stryker's 'all' is no help:
+   * with the Vitest runner it still runs only the tests seen reaching the mutant.)
    */
-  readonly coverage?: 'perTest' | 'all'
+  readonly coverage?: 'perTest' | 'off'
 }
 
 /** The modules where a wrong line costs money or trust. */
@@ -61,7 +62,7 @@ export const MODULES: readonly MutationModule[] = [
     mutate: ['shared/games/odds.ts'],
     tests: ['shared/games/odds.test.ts'],
     // The chances and prices are computed once per game and kept.
-    coverage: 'all',
+    coverage: 'off',
   },
   {
     name: 'outcome',
