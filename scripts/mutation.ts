@@ -26,14 +26,6 @@ export interface MutationModule {
   readonly mutate: readonly string[]
   /** The test files run against each mutant. */
   readonly tests: readonly string[]
-  /**
-   * 'perTest' (the default) runs against each mutant only the tests that reached its code in a
-   * first run; 'off' runs every test of the module. A module that computes something once and
-   * keeps it (a module-level cache) needs 'off': its code is reached only by the first test that
-   * asks, while the tests that check the result read the kept value. (Stryker's 'all' is no help:
-   * with the Vitest runner it still runs only the tests seen reaching the mutant.)
-   */
-  readonly coverage?: 'perTest' | 'off'
 }
 
 /** The modules where a wrong line costs money or trust. */
@@ -60,9 +52,10 @@ export const MODULES: readonly MutationModule[] = [
     name: 'odds',
     about: 'odds derived from the exact chances of every bet type and the declared house edge',
     mutate: ['shared/games/odds.ts'],
-    tests: ['shared/games/odds.test.ts'],
-    // The chances and prices are computed once per game and kept.
-    coverage: 'off',
+    // The chances are worked out once per game and kept, and each mutant runs only the tests that
+    // reached its code: the first to ask for a game's chances. odds-chances.test.ts checks each
+    // game's chances in the test that works them out.
+    tests: ['shared/games/odds-chances.test.ts', 'shared/games/odds.test.ts'],
   },
   {
     name: 'outcome',
@@ -198,7 +191,7 @@ async function runModule(m: MutationModule): Promise<Row> {
     testRunner: 'vitest',
     vitest: { configFile: 'vitest.mutation.config.ts', related: false, pool: 'forks' },
     mutate: [...m.mutate],
-    coverageAnalysis: m.coverage ?? 'perTest',
+    coverageAnalysis: 'perTest',
     concurrency,
     // A busy shared machine: give a slow run room before calling it an endless loop.
     timeoutMS: 10_000,
