@@ -421,6 +421,22 @@ describe('the store’s edges', () => {
       { match: { path: '/api/v' }, action: { type: 'status', status: 500, body: '{{request.body.amount}}' } },
       0,
     )
+    templated.add(
+      {
+        match: { path: '/api/x' },
+        action: { type: 'status', status: 500, body: '{{request.body.amount}}', template: true },
+      },
+      0,
+    )
+    templated.add(
+      {
+        match: { path: '/api/y' },
+        action: { type: 'status', status: 500, body: '{{request.body.amount}}', template: false },
+      },
+      0,
+    )
+    expect(templated.needsBody(req({ path: '/api/x' }))).toBe(true)
+    expect(templated.needsBody(req({ path: '/api/y' }))).toBe(false)
     expect(templated.needsBody(req({ path: '/api/t' }))).toBe(true)
     expect(templated.needsBody(req({ path: '/api/u' }))).toBe(false)
     expect(templated.needsBody(req({ path: '/api/v' }))).toBe(false)
