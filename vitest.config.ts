@@ -1,10 +1,21 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+/**
+ * Server tests that replace a module (vi.mock): they need a module registry of their own, since in
+ * the shared one the module under test may already hold the real import.
+ */
+const OWN_REGISTRY = [
+  'server/emulator/account/password-guard.test.ts',
+  'server/emulator/account/password-locks.test.ts',
+]
 
 export default defineConfig({
   // @client/…, @shared/…, @server/… as tsconfig.json's paths say.
   resolve: { tsconfigPaths: true },
   test: {
     environment: 'node',
+    // Mutation testing's sandbox holds a copy of every test file (npm run test:mutation).
+    exclude: [...configDefaults.exclude, '.stryker-tmp/**', 'reports/**'],
     // Makes happy-dom behave as browsers do where DOMPurify depends on it; a no-op elsewhere.
     setupFiles: ['client/src/test-support/happy-dom-fixes.ts'],
     testTimeout: 30_000,
@@ -31,8 +42,13 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'fixtures/**/*.test.ts',
           ],
+          exclude: [...configDefaults.exclude, '.stryker-tmp/**', 'reports/**', ...OWN_REGISTRY],
           isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'server-mocks', include: OWN_REGISTRY },
       },
       {
         extends: true,

@@ -1,7 +1,7 @@
 import type { FaultRuleInput } from '@shared/emu-control'
 import { describe, expect, it } from 'vitest'
 import { globToRegExp } from './glob'
-import { type RequestFacts, RuleStore } from './rule-store'
+import { type RequestFacts, RuleInputError, RuleStore } from './rule-store'
 
 const req = (over: Partial<RequestFacts> = {}): RequestFacts => ({
   method: 'GET',
@@ -276,5 +276,188 @@ describe('state machines', () => {
     expect(store.get(first.id)).toMatchObject({ matched: 1, fired: 1 })
     expect(store.get(second.id)).toMatchObject({ matched: 1, fired: 1, spent: true })
     expect(store.stateOf(null, 'm')).toBe('done')
+  })
+})
+
+describe('the store’s edges', () => {
+  const fields = (pairs: Record<string, string>) => () =>
+    new Map(Object.entries(pairs).map(([k, v]) => [k, [v]]))
+
+  it('refuses setState without inScenario too, with its own error', () => {
+    const store = new RuleStore()
+    expect(() => store.add({ setState: 'x', action: status503 }, 0)).toThrow(RuleInputError)
+    expect(() => store.add({ setState: 'x', action: status503 }, 0)).toThrow(
+      expect.objectContaining({ name: 'RuleInputError' }),
+    )
+  })
+
+  it('finds and removes exactly the rule asked for', () => {
+    const store = new RuleStore()
+    const a = store.add({ action: status503 }, 0)
+    const b = store.add({ action: status503 }, 0)
+    expect(store.get(b.id)?.id).toBe(b.id)
+    expect(store.get('no-such-rule')).toBeUndefined()
+    expect(store.remove(b.id)).toBe(true)
+    expect(store.list().map((r) => r.id)).toEqual([a.id])
+    expect(store.remove('no-such-rule')).toBe(false)
+  })
+
+  it('clear() removes every rule, the first included, and every machine’s state', () => {
+    const store = new RuleStore()
+    store.add({ action: status503, scope: 'a' }, 0)
+    store.add({ action: status503 }, 0)
+    store.setState('a', 'm', 'two')
+    store.setState(null, 'n', 'two')
+    expect(store.clear()).toBe(2)
+    expect(store.size).toBe(0)
+    expect(store.stateOf('a', 'm')).toBe('Started')
+    expect(store.stateOf(null, 'n')).toBe('Started')
+  })
+
+  it('clear(scope) forgets that scope’s machines only', () => {
+    const store = new RuleStore()
+    store.setState('a', 'm', 'two')
+    store.setState('b', 'm', 'two')
+    store.setState(null, 'm', 'two')
+    expect(store.clear('a')).toBe(0)
+    expect(store.stateOf('a', 'm')).toBe('Started')
+    expect(store.stateOf('b', 'm')).toBe('two')
+    store.clear(null)
+    expect(store.stateOf(null, 'm')).toBe('Started')
+    expect(store.stateOf('b', 'm')).toBe('two')
+  })
+
+  it('lists the machines that have rules or have moved, all or one scope’s', () => {
+    const store = new RuleStore()
+    store.add({ inScenario: 'm', whenState: 'Started', action: status503, scope: 'a' }, 0)
+    store.add({ inScenario: 'u', action: status503 }, 0)
+    store.add({ action: status503, scope: 'b' }, 0)
+    store.setState('b', 'k', 'two')
+    store.setState('a', 'm', 'three')
+    expect(store.machines()).toEqual([
+      { scope: 'a', name: 'm', state: 'three' },
+      { scope: null, name: 'u', state: 'Started' },
+      { scope: 'b', name: 'k', state: 'two' },
+    ])
+    expect(store.machines('b')).toEqual([{ scope: 'b', name: 'k', state: 'two' }])
+    expect(store.machines(null)).toEqual([{ scope: null, name: 'u', state: 'Started' }])
+  })
+
+  it('a rule in a scenario without whenState fires in any state, and one without setState leaves it', () => {
+    const store = new RuleStore()
+    store.add({ inScenario: 'm', action: status503 }, 0)
+    store.setState(null, 'm', 'two')
+    expect(store.decide(req())).not.toBeNull()
+    expect(store.stateOf(null, 'm')).toBe('two')
+    expect(store.machines()).toEqual([{ scope: null, name: 'm', state: 'two' }])
+  })
+
+  it('every counts from after: every: 3, after: 1 fires on calls 4, 7, 10', () => {
+    const store = new RuleStore()
+    store.add({ action: status503, every: 3, after: 1 }, 0)
+    expect(pattern(store, 10)).toBe('0001001001')
+  })
+
+  it('retryPasses lets only the same call through, not another one', () => {
+    const store = new RuleStore()
+    store.add({ match: { path: '/api/**' }, action: status503, retryPasses: true }, 0)
+    const a = { path: '/api/api/getBalance' }
+    const b = { path: '/api/api2/announcement' }
+    const fires = (facts: Partial<RequestFacts>) => (store.decide(req(facts)) ? '1' : '0')
+    // The retry of the call just failed passes; any other call is failed on its own account.
+    expect(fires(a) + fires(b) + fires(b) + fires(a)).toBe('1101')
+  })
+
+  it('every field test must hold, not just one, for query and headers alike', () => {
+    const store = new RuleStore()
+    store.add(
+      {
+        match: { query: { a: '1', b: '2' }, headers: { 'X-A': '1', 'X-B': '2' } },
+        action: status503,
+      },
+      0,
+    )
+    const headers = fields({ 'x-a': '1', 'x-b': '2' })
+    expect(store.decide(req({ query: fields({ a: '1', b: '2' }), headers }))).not.toBeNull()
+    expect(store.decide(req({ query: fields({ a: '1', b: '3' }), headers }))).toBeNull()
+    expect(
+      store.decide(req({ query: fields({ a: '1', b: '2' }), headers: fields({ 'x-a': '1' }) })),
+    ).toBeNull()
+  })
+
+  it('reads a request without fields as one with none', () => {
+    const store = new RuleStore()
+    store.add(
+      { match: { query: { debug: { present: false } }, body: { x: { present: false } } }, action: status503 },
+      0,
+    )
+    expect(store.decide(req())).not.toBeNull()
+  })
+
+  it('waits for the body only for a rule that could fire here and reads it', () => {
+    const store = new RuleStore()
+    const bodyRule = { path: '/api/w', body: { amount: '1' } }
+    store.add({ match: { ...bodyRule, method: 'POST' }, action: status503, scope: 's' }, 0)
+    expect(store.needsBody(req({ path: '/api/w', scope: 's', method: 'POST' }))).toBe(true)
+    expect(store.needsBody(req({ path: '/api/w', scope: 't', method: 'POST' }))).toBe(false)
+    expect(store.needsBody(req({ path: '/api/w', scope: 's', method: 'GET' }))).toBe(false)
+    // A template that fills from the body needs it too; one that fills from elsewhere does not.
+    const templated = new RuleStore()
+    templated.add(
+      {
+        match: { path: '/api/t' },
+        action: { type: 'status', status: 500, body: '{{ request.body.amount }}', template: true },
+      },
+      0,
+    )
+    templated.add(
+      {
+        match: { path: '/api/u' },
+        action: { type: 'status', status: 500, body: '{{request.path}}', template: true },
+      },
+      0,
+    )
+    templated.add(
+      { match: { path: '/api/v' }, action: { type: 'status', status: 500, body: '{{request.body.amount}}' } },
+      0,
+    )
+    templated.add(
+      {
+        match: { path: '/api/x' },
+        action: { type: 'status', status: 500, body: '{{request.body.amount}}', template: true },
+      },
+      0,
+    )
+    templated.add(
+      {
+        match: { path: '/api/y' },
+        action: { type: 'status', status: 500, body: '{{request.body.amount}}', template: false },
+      },
+      0,
+    )
+    expect(templated.needsBody(req({ path: '/api/x' }))).toBe(true)
+    expect(templated.needsBody(req({ path: '/api/y' }))).toBe(false)
+    expect(templated.needsBody(req({ path: '/api/t' }))).toBe(true)
+    expect(templated.needsBody(req({ path: '/api/u' }))).toBe(false)
+    expect(templated.needsBody(req({ path: '/api/v' }))).toBe(false)
+    // A spent rule no longer waits.
+    const spent = new RuleStore()
+    spent.add({ match: bodyRule, action: status503, times: 1 }, 0)
+    expect(spent.needsBody(req({ path: '/api/w' }))).toBe(true)
+    spent.decide(req({ path: '/api/w', body: fields({ amount: '1' }) }))
+    expect(spent.needsBody(req({ path: '/api/w' }))).toBe(false)
+  })
+
+  it('gives rules added after a reseed the draws of a store made with that seed', () => {
+    const draws = (store: RuleStore) => {
+      store.add({ action: status503, probability: 0.5 }, 0)
+      return pattern(store, 40)
+    }
+    const reseeded = new RuleStore()
+    expect(reseeded.seed).toBe(1)
+    reseeded.reseed(42)
+    expect(reseeded.seed).toBe(42)
+    expect(draws(reseeded)).toBe(draws(new RuleStore(42)))
+    expect(draws(new RuleStore(42))).not.toBe(draws(new RuleStore(1)))
   })
 })

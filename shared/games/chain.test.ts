@@ -1,13 +1,19 @@
+import { createHash, createHmac } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   blockHash,
+  blockHashSync,
   floatsFromHex,
   webCryptoHasher as h,
   hex16,
   linkIndexForBlock,
   lotteryFloats,
+  lotteryFloatsSync,
+  lotteryMessage,
+  roundsFor,
   walkChain,
+  walkChainSync,
 } from './chain'
 import { bankerPlayer, hashDigit, isLucky, lastChars } from './hash-reading'
 import { drawBalls, drawCars, drawDice, FLOATS_NEEDED } from './outcome'
@@ -89,5 +95,61 @@ describe('lottery bytes', () => {
         },
       ),
     )
+  })
+})
+
+/** The server's hasher: node:crypto, synchronous. */
+const nodeHasher = {
+  sha256Hex: (text: string) => createHash('sha256').update(text).digest('hex'),
+  hmacSha256Hex: (key: string, message: string) => createHmac('sha256', key).update(message).digest('hex'),
+}
+
+describe('the synchronous chain functions (the server’s)', () => {
+  it('give the test vector’s chain, block hash and lottery floats, as the browser’s do', async () => {
+    const c0 = nodeHasher.sha256Hex('demo-secret')
+    expect(walkChainSync(nodeHasher, c0, 4)).toBe(C4)
+    expect(walkChainSync(nodeHasher, c0, 0)).toBe(c0)
+    expect(blockHashSync(nodeHasher, HEIGHT, C3)).toBe(HASH)
+    for (const [game, count] of [
+      ['kuaisan', 3],
+      ['saiche', 10],
+      ['shishicai', 8],
+      ['shishicai', 9],
+    ] as const) {
+      const sync = lotteryFloatsSync(nodeHasher, HASH, game, HEIGHT, count)
+      expect(sync).toHaveLength(count)
+      expect(sync).toEqual(await lotteryFloats(h, HASH, game, HEIGHT, count))
+    }
+    expect(drawDice(lotteryFloatsSync(nodeHasher, HASH, 'kuaisan', HEIGHT, 3))).toEqual([2, 3, 3])
+  })
+
+  it('key each round of lottery bytes by game, height and round', () => {
+    expect(lotteryMessage('saiche', 12, 1)).toBe('saiche:12:1')
+    const [first] = lotteryFloatsSync(nodeHasher, HASH, 'saiche', HEIGHT, 10).slice(8)
+    expect(first).toBe(floatsFromHex(nodeHasher.hmacSha256Hex(HASH, `saiche:${HEIGHT}:1`))[0])
+  })
+})
+
+describe('bad input', () => {
+  it('refuses heights that are not safe non-negative integers', () => {
+    expect(hex16(0)).toBe('0000000000000000')
+    for (const height of [-1, 1.5, Number.MAX_SAFE_INTEGER + 1, Number.NaN]) {
+      expect(() => hex16(height)).toThrow(new RangeError(`bad height ${height}`))
+    }
+  })
+
+  it('reads lottery bytes only from 64 lowercase hex characters', () => {
+    for (const hex of ['0'.repeat(63), '0'.repeat(65), 'A'.repeat(64), `g${'0'.repeat(63)}`]) {
+      expect(() => floatsFromHex(hex)).toThrow('expected 64 hex characters')
+    }
+  })
+
+  it('needs one round of bytes per 8 floats', () => {
+    expect([0, 1, 8, 9, 16, 17].map(roundsFor)).toEqual([0, 1, 1, 2, 2, 3])
+  })
+
+  it('refuses a block number that is not a whole number within the chain, saying which', () => {
+    expect(() => linkIndexForBlock(4, 1.5)).toThrow('block 1.5 is outside the chain (1…4)')
+    expect(linkIndexForBlock(1, 1)).toBe(0)
   })
 })

@@ -2,8 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { betKindsOf, oppositeOf } from './bet-types'
 import { GAME_CODES, milliToOdds, oddsToMilli } from './config'
-import { hashDigit } from './hash-reading'
+import { charValue, hashDigit, hashDigits, isLucky } from './hash-reading'
 import {
+  drawBalls,
+  drawCars,
+  drawDice,
   drawOutcome,
   hassizeOutcome,
   kuaisanOutcome,
@@ -11,6 +14,7 @@ import {
   qukuaiOutcome,
   saicheOutcome,
   settleBet,
+  settlerFor,
   shishicaiOutcome,
   UnknownBetTypeError,
 } from './outcome'
@@ -237,5 +241,93 @@ describe('payouts', () => {
     expect(oddsToMilli('8')).toBe(8000)
     expect(milliToOdds(7870)).toBe('7.87')
     expect(milliToOdds(8000)).toBe('8')
+  })
+})
+
+describe('draws and their labels at the edges', () => {
+  it('turns floats into dice, balls and cars', () => {
+    expect(drawDice([0, 1 / 6, 0.999_999, 0.5])).toEqual([1, 2, 6])
+    expect(drawBalls([0, 0.1, 0.55, 0.999_999, 0.3, 0.9])).toEqual([0, 1, 5, 9, 3])
+    expect(drawCars(Array.from({ length: 10 }, () => 0))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(drawCars(Array.from({ length: 10 }, () => 0.999_999))).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
+    expect(() => drawCars([0, 0, 0])).toThrow('racing needs 10 floats')
+    expect(() => drawCars([1, 0, 0, 0, 0, 0, 0, 0, 0, 0])).toThrow('float out of range')
+  })
+
+  it('labels fast three at sum 11 big, 10 small', () => {
+    expect(kuaisanOutcome([3, 4, 4]).labels).toEqual({ big_small: 'big', odd_even: 'odd' })
+    expect(kuaisanOutcome([2, 4, 4]).labels).toEqual({ big_small: 'small', odd_even: 'even' })
+  })
+
+  it('labels hash size by its digit and the sum with the digit to its left, 5 and up big', () => {
+    expect(hassizeOutcome(`${'a'.repeat(62)}05`)).toEqual({
+      numbers: [5, 0, 5],
+      labels: { big_small: 'big', odd_even: 'odd', sum_big_small: 'big', sum_odd_even: 'odd' },
+    })
+    expect(hassizeOutcome(`${'a'.repeat(62)}94`)).toEqual({
+      numbers: [4, 9, 3],
+      labels: { big_small: 'small', odd_even: 'even', sum_big_small: 'small', sum_odd_even: 'odd' },
+    })
+  })
+
+  it('labels time-time colour at sum 23 big, 22 small, and dragon, tiger or tie', () => {
+    expect(shishicaiOutcome([9, 9, 5, 0, 0]).labels).toEqual({
+      sum_big_small: 'big',
+      sum_odd_even: 'odd',
+      dragon_tiger: 'dragon',
+    })
+    expect(shishicaiOutcome([0, 9, 4, 0, 9]).labels).toEqual({
+      sum_big_small: 'small',
+      sum_odd_even: 'even',
+      dragon_tiger: 'tiger',
+    })
+    expect(shishicaiOutcome([3, 0, 0, 0, 3]).labels.dragon_tiger).toBe('tie')
+  })
+
+  it('draws each game from its own source', () => {
+    const floats = Array.from({ length: 10 }, (_, i) => i / 10)
+    const hash = `${'0'.repeat(58)}c36e5`.padStart(64, '0')
+    expect(drawOutcome('qukuai', hash, floats)).toEqual(qukuaiOutcome(hash))
+    expect(drawOutcome('hassize', hash, floats)).toEqual(hassizeOutcome(hash))
+    expect(drawOutcome('kuaisan', hash, floats)).toEqual(kuaisanOutcome(drawDice(floats)))
+    expect(drawOutcome('shishicai', hash, floats)).toEqual(shishicaiOutcome(drawBalls(floats)))
+    expect(drawOutcome('saiche', hash, floats)).toEqual(saicheOutcome(drawCars(floats)))
+  })
+
+  it('refuses bet types that are nearly right', () => {
+    const cfg = fixtureConfig()
+    for (const [game, type] of [
+      ['kuaisan', 'sum_2'],
+      ['kuaisan', 'sum_19'],
+      ['kuaisan', 'xsum_3'],
+      ['kuaisan', 'sum_3x'],
+      ['kuaisan', 'xtriple_1'],
+      ['kuaisan', 'triple_1x'],
+      ['kuaisan', 'xpair_1'],
+      ['kuaisan', 'pair_1x'],
+      ['kuaisan', 'two_2_1'],
+      ['kuaisan', 'two_2_2'],
+      ['kuaisan', 'xtwo_1_2'],
+      ['kuaisan', 'two_1_2x'],
+      ['shishicai', 'xb1_big'],
+      ['shishicai', 'b6_big'],
+      ['shishicai', 'b1_x'],
+    ] as const) {
+      expect(() => settlerFor(game, type, cfg), `${game}.${type}`).toThrow(UnknownBetTypeError)
+    }
+  })
+})
+
+describe('reading a hash', () => {
+  it('takes decimal digits from the right, skipping letters and refusing too few', () => {
+    expect(hashDigits('12a3', 2)).toEqual([3, 2])
+    expect(hashDigits('12a3', 3)).toEqual([3, 2, 1])
+    expect(() => hashDigits('12a3', 4)).toThrow('hash has fewer than 4 decimal digits')
+    expect(() => hashDigit('abcdef')).toThrow(RangeError)
+    // The characters next to 0 and 9 in ASCII are not digits.
+    expect(['/', '0', '9', ':'].map(charValue)).toEqual([0, 0, 9, 0])
+    expect(hashDigits('/9:', 1)).toEqual([9])
+    expect(isLucky('…/0')).toBe(true)
+    expect(isLucky('…9:')).toBe(true)
   })
 })

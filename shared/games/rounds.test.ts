@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { GAME_CODES } from './config'
 import {
   currentRound,
+  heightAt,
+  isLottery,
   issueOfMinute,
   minuteOfIssue,
   nextRound,
@@ -96,5 +98,92 @@ describe('lottery rounds', () => {
     expect(
       roundsDrawnIn('kuaisan', localMidnight, localMidnight + 180_000, cfg).map((r) => r.roundId),
     ).toEqual(['202611220001', '202611220002', '202611220003'])
+  })
+})
+
+describe('edges', () => {
+  it('refuses an issue number with any field out of range', () => {
+    for (const issue of [
+      '202611220000',
+      '202600220001',
+      '202613220001',
+      '202611000001',
+      '202611320001',
+      '20261122001a',
+    ]) {
+      expect(minuteOfIssue(issue), issue).toBeNull()
+    }
+    expect(minuteOfIssue('202611221440')).toBe(localMidnight + 1439 * 60_000)
+    expect(minuteOfIssue('202612310001')).toBe(Date.UTC(2026, 11, 30, 16, 0, 0))
+    expect(minuteOfIssue('202601010001')).toBe(Date.UTC(2025, 11, 31, 16, 0, 0))
+  })
+
+  it('is open until the instant it seals', () => {
+    const r = currentRound('kuaisan', localMidnight + 10_000, cfg)
+    expect(roundState(r, r.sealAt - 1)).toBe('OPEN')
+    expect(roundState(r, r.sealAt)).toBe('SEALED')
+    expect(roundState(r, r.drawAt - 1)).toBe('SEALED')
+    expect(roundState(r, r.drawAt)).toBe('DRAWN')
+  })
+
+  it('names only its own game’s rounds', () => {
+    expect(roundById('qukuai', 'abc', cfg)).toBeNull()
+    expect(roundById('qukuai', '1234567890123456', cfg)).toBeNull()
+    expect(roundById('qukuai', '123456789012345', cfg)?.height).toBe(123_456_789_012_345)
+    expect(roundById('qukuai', '12', cfg)).toEqual({
+      game: 'qukuai',
+      roundId: '12',
+      height: 12,
+      drawAt: 36_000,
+      sealAt: 35_000,
+    })
+    expect(roundById('hassize', '40', cfg)).toEqual({
+      game: 'hassize',
+      roundId: '40',
+      height: 40,
+      drawAt: 120_000,
+      sealAt: 117_000,
+    })
+    expect(roundById('saiche', '12', cfg)).toBeNull()
+  })
+
+  it('lists nothing for an empty or backwards window', () => {
+    expect(roundsDrawnIn('qukuai', 30_000, 30_000, cfg)).toEqual([])
+    expect(roundsDrawnIn('qukuai', 30_000, 0, cfg)).toEqual([])
+    // A draw exactly at the window's end is in it; one exactly at its start is not.
+    expect(roundsDrawnIn('qukuai', 3_000, 6_000, cfg).map((r) => r.height)).toEqual([2])
+  })
+
+  it('knows the lottery games and the height at a time', () => {
+    expect(['qukuai', 'hassize', 'kuaisan', 'shishicai', 'saiche'].map((g) => isLottery(g as never))).toEqual(
+      [false, false, true, true, true],
+    )
+    expect(heightAt(5_999, cfg)).toBe(1)
+    expect(heightAt(6_000, cfg)).toBe(2)
+  })
+})
+
+describe('a draw period other than a minute', () => {
+  // Blocks every 3 s, a draw every 40 blocks: every two minutes.
+  const slow = { ...cfg, draw_every_blocks: 40 }
+
+  it('hash size draws on every 40th block', () => {
+    const r = currentRound('hassize', localMidnight + 60_001, slow)
+    expect(r.drawAt).toBe(localMidnight + 120_000)
+    expect(r.height % 40).toBe(0)
+    expect(nextRound(r, slow).drawAt).toBe(localMidnight + 240_000)
+  })
+
+  it('a lottery minute draws at the first draw at or after its end', () => {
+    const r = currentRound('kuaisan', localMidnight + 60_001, slow)
+    // The day's first minute ends at 00:01 and draws at 00:02, which is still to come.
+    expect(r).toMatchObject({ roundId: '202611220001', drawAt: localMidnight + 120_000 })
+  })
+})
+
+describe('issue numbers', () => {
+  it('are exactly twelve digits', () => {
+    expect(minuteOfIssue('1202611220001')).toBeNull()
+    expect(minuteOfIssue('2026112200011')).toBeNull()
   })
 })

@@ -37,3 +37,12 @@ describe('readRefusal', () => {
     }
   })
 })
+
+describe('readRefusal, words on their own', () => {
+  it('needs both the limit and the reset in one message', () => {
+    expect(readRefusal('登录密码已重置')).toBeNull()
+    expect(readRefusal('亏损限额')).toBeNull()
+    expect(readRefusal('充值限额')).toBeNull()
+    expect(readRefusal('暂停游戏')).toBeNull()
+  })
+})

@@ -87,8 +87,15 @@ export class PasswordGuard {
     return p
   }
 
-  /** Counts the check, or says it must wait for the checks under way; refuses while locked. */
-  private claim(playerId: number, limits: GuardLimits, messages: GuardMessages): 'counted' | 'wait' {
+  /**
+   * Counts the check, or says it must wait for the checks under way, or that it has just locked;
+   * refuses while locked.
+   */
+  private claim(
+    playerId: number,
+    limits: GuardLimits,
+    messages: GuardMessages,
+  ): 'counted' | 'wait' | 'locked' {
     return immediate(this.db, () => {
       this.assertUnlocked(playerId, messages)
       const row = this.rows.read(playerId)
@@ -98,9 +105,10 @@ export class PasswordGuard {
       if (counted >= limits.maxFailures) {
         if ((this.pending.get(playerId)?.count ?? 0) > 0) return 'wait'
         // Every try taken and none under way here: checks counted by a process that stopped
-        // before answering, or by another process. They count as wrong.
+        // before answering, or by another process. They count as wrong. The refusal is thrown
+        // after the commit: thrown in here, it would roll the lock back.
         this.rows.lock(playerId, this.now() + limits.lockMs)
-        throw fail(messages.locked(formatWait(limits.lockMs)))
+        return 'locked'
       }
       this.rows.count(playerId)
       this.pendingOf(playerId).count++
@@ -154,8 +162,10 @@ export class PasswordGuard {
     storedHash: string,
     password: string,
   ): Promise<void> {
-    while (this.claim(playerId, limits, messages) === 'wait') {
+    for (let claim = this.claim(playerId, limits, messages); claim !== 'counted'; ) {
+      if (claim === 'locked') throw fail(messages.locked(formatWait(limits.lockMs)))
       await new Promise<void>((resolve) => this.pendingOf(playerId).waiters.push(resolve))
+      claim = this.claim(playerId, limits, messages)
     }
     let right: boolean
     try {
