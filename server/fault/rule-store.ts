@@ -232,30 +232,10 @@ export class RuleStore {
    */
   candidates(req: RequestFacts): Candidate[] {
     const found: Candidate[] = []
-    let query: Fields | null = null
-    let headers: Fields | null = null
-    let body: Fields | null = null
+    const fields = requestFields(req)
     for (const stored of this.rules) {
-      const { rule, pathRe } = stored
-      if (rule.scope !== undefined && rule.scope !== req.scope) continue
-      if (rule.match.method !== undefined && rule.match.method !== req.method) continue
-      if (!pathRe.test(req.path)) continue
-      if (stored.streamOnly && (req.path !== streamRoute.path || req.method !== streamRoute.method)) continue
-      if (stored.query.length > 0) {
-        query ??= (req.query ?? none)()
-        const q = query
-        if (!stored.query.every((c) => c(q))) continue
-      }
-      if (stored.headers.length > 0) {
-        headers ??= (req.headers ?? none)()
-        const h = headers
-        if (!stored.headers.every((c) => c(h))) continue
-      }
-      if (stored.body.length > 0) {
-        body ??= (req.body ?? none)()
-        const b = body
-        if (!stored.body.every((c) => c(b))) continue
-      }
+      const { rule } = stored
+      if (!matches(stored, req, fields)) continue
       found.push({ rule, seed: stored.seed, random: stored.random, counted: RuleStore.isCounted(rule) })
     }
     return found
@@ -346,34 +326,14 @@ export class RuleStore {
   /** The first rule, in the order added, that fires for this request; every matching rule counts the call. */
   decide(req: RequestFacts): Firing | null {
     let firing: Firing | null = null
-    let query: Fields | null = null
-    let headers: Fields | null = null
-    let body: Fields | null = null
+    const fields = requestFields(req)
     // The state the firing rule moves its machine to applies from the next call on: every rule
     // sees the states as they were when this call arrived, so the call that moved a machine is
     // not also counted (or fired) by the rules of the state it moved to.
     let move: { scope: string | null; name: string; state: string } | null = null
     for (const stored of this.rules) {
-      const { rule, pathRe, random } = stored
-      if (rule.scope !== undefined && rule.scope !== req.scope) continue
-      if (rule.match.method !== undefined && rule.match.method !== req.method) continue
-      if (!pathRe.test(req.path)) continue
-      if (stored.streamOnly && (req.path !== streamRoute.path || req.method !== streamRoute.method)) continue
-      if (stored.query.length > 0) {
-        query ??= (req.query ?? none)()
-        const q = query
-        if (!stored.query.every((c) => c(q))) continue
-      }
-      if (stored.headers.length > 0) {
-        headers ??= (req.headers ?? none)()
-        const h = headers
-        if (!stored.headers.every((c) => c(h))) continue
-      }
-      if (stored.body.length > 0) {
-        body ??= (req.body ?? none)()
-        const b = body
-        if (!stored.body.every((c) => c(b))) continue
-      }
+      const { rule, random } = stored
+      if (!matches(stored, req, fields)) continue
       if (rule.inScenario !== undefined && rule.whenState !== undefined) {
         if (this.stateOf(rule.scope ?? null, rule.inScenario) !== rule.whenState) continue
       }
@@ -402,4 +362,33 @@ export class RuleStore {
     if (move) this.setState(move.scope, move.name, move.state)
     return firing
   }
+}
+
+/** A request's query, headers and body fields, each read once and only when a rule asks. */
+function requestFields(req: RequestFacts): {
+  query: () => Fields
+  headers: () => Fields
+  body: () => Fields
+} {
+  const once = (read: (() => Fields) | undefined) => {
+    let got: Fields | null = null
+    return () => {
+      got ??= (read ?? none)()
+      return got
+    }
+  }
+  return { query: once(req.query), headers: once(req.headers), body: once(req.body) }
+}
+
+/** Whether a rule's match (scope, method, path, the stream only, fields) takes this request. */
+function matches(stored: StoredRule, req: RequestFacts, fields: ReturnType<typeof requestFields>): boolean {
+  const { rule } = stored
+  if (rule.scope !== undefined && rule.scope !== req.scope) return false
+  if (rule.match.method !== undefined && rule.match.method !== req.method) return false
+  if (!stored.pathRe.test(req.path)) return false
+  if (stored.streamOnly && (req.path !== streamRoute.path || req.method !== streamRoute.method)) return false
+  if (stored.query.length > 0 && !stored.query.every((c) => c(fields.query()))) return false
+  if (stored.headers.length > 0 && !stored.headers.every((c) => c(fields.headers()))) return false
+  if (stored.body.length > 0 && !stored.body.every((c) => c(fields.body()))) return false
+  return true
 }
