@@ -1,6 +1,6 @@
 import { test as base, expect } from '@playwright/test'
-import { nginxMissing, type Service, startNginx } from '@server/test-support/nginx'
-import { redisServerAvailable, startRedisServer, type TestRedis } from '@server/test-support/redis-server'
+import { type Service, startNginx } from '@server/test-support/nginx'
+import { startRedisServer, type TestRedis } from '@server/test-support/redis-server'
 import { announcement, login, register } from '@shared/contract/account'
 import { CODE } from '@shared/envelope'
 import { type SseFrame, SseParser } from '@shared/sse'
@@ -29,9 +29,6 @@ interface Deployment {
   procs: Started[]
   nginx: Service & { base: string }
 }
-
-// Skipped where redis-server or nginx is missing, with the reason; under CI their absence throws here.
-const unavailable = redisServerAvailable() ? nginxMissing() : 'redis-server is not installed'
 
 const test = base.extend<object, { deployment: Deployment }>({
   deployment: [
@@ -75,7 +72,6 @@ const killed = new Set<number>()
 
 // One deployment for the file; Redis is killed by the last test.
 test.describe.configure({ mode: 'serial' })
-test.skip(unavailable !== null, unavailable ?? '')
 
 /** A stream read the way the app reads it: fetch with the token header, the body through the app's parser. */
 function openStream(base: string, session: Session, lastEventId?: string) {

@@ -8,12 +8,7 @@ import { buildApp } from '../app'
 import { testConfig } from '../config'
 import { EmuClock } from '../emulator/clock'
 import { listenOnLoopback } from '../test-support/listen'
-import {
-  eventually,
-  redisServerAvailable,
-  startRedisServer,
-  type TestRedis,
-} from '../test-support/redis-server'
+import { eventually, startRedisServer, type TestRedis } from '../test-support/redis-server'
 import { seededRandom } from './rng'
 import { DRAW_LUA } from './shared-faults-lua'
 
@@ -24,7 +19,7 @@ const PATH = '/api/api2/announcement'
  * Two (or three) proxy-mode servers, as the processes of one deployment, in front of one emulator
  * upstream and on one real redis-server. Each test starts from an empty Redis and new processes.
  */
-describe.skipIf(!redisServerAvailable())('the fault layer shared across proxy processes (Redis)', () => {
+describe('the fault layer shared across proxy processes (Redis)', () => {
   let redisServer: TestRedis
   let admin: Redis
   let upstream: FastifyInstance

@@ -1,12 +1,7 @@
 import { sessionExpired } from '@server/http/api-error'
 import { installErrorHandler } from '@server/http/error-handler'
 import { listenOnLoopback } from '@server/test-support/listen'
-import {
-  eventually,
-  redisServerAvailable,
-  startRedisServer,
-  type TestRedis,
-} from '@server/test-support/redis-server'
+import { eventually, startRedisServer, type TestRedis } from '@server/test-support/redis-server'
 import { openStream, type TestStream } from '@server/test-support/stream-client'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Redis } from 'ioredis'
@@ -22,7 +17,7 @@ const announcement = (id: number) =>
     data: { id, title: `t${id}`, content: 'c', pinned: false, published_at: 1 },
   }) as const
 
-describe.skipIf(!redisServerAvailable())('RedisEventHub', () => {
+describe('RedisEventHub', () => {
   let redis: TestRedis
   let prefix = ''
   let n = 0
@@ -32,6 +27,7 @@ describe.skipIf(!redisServerAvailable())('RedisEventHub', () => {
   const streams: TestStream[] = []
 
   beforeAll(async () => {
+    prefix = `test${process.pid}`
     redis = await startRedisServer()
   })
   afterAll(async () => {
@@ -42,6 +38,9 @@ describe.skipIf(!redisServerAvailable())('RedisEventHub', () => {
     for (const a of apps.splice(0)) await a.close()
     for (const h of hubs.splice(0)) await h.close()
     for (const c of clients.splice(0)) await closeRedis(c)
+    // A fresh log and channel for each test.
+    n++
+    prefix = `test${process.pid}-${n}`
   })
 
   /** One "process": its own two clients and hub, all on the test's Redis and key prefix. */
@@ -66,15 +65,6 @@ describe.skipIf(!redisServerAvailable())('RedisEventHub', () => {
     await eventually(() => hub.ready)
     return { hub, seen, failures, commands, subscriber }
   }
-
-  beforeAll(() => {
-    prefix = `test${process.pid}`
-  })
-  // A fresh log and channel for each test.
-  afterEach(() => {
-    n++
-    prefix = `test${process.pid}-${n}`
-  })
 
   it('hands an event published by one process to the listeners of both, with one id', async () => {
     const a = await makeHub()

@@ -1,15 +1,10 @@
-import {
-  eventually,
-  redisServerAvailable,
-  startRedisServer,
-  type TestRedis,
-} from '@server/test-support/redis-server'
+import { eventually, startRedisServer, type TestRedis } from '@server/test-support/redis-server'
 import type { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { closeRedis, createRedis, whenRedisReady } from './redis'
 import { RedisLease } from './redis-lease'
 
-describe.skipIf(!redisServerAvailable())('RedisLease', () => {
+describe('RedisLease', () => {
   let redis: TestRedis
   const clients: Redis[] = []
   let n = 0

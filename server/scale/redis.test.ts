@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  eventually,
-  redisServerAvailable,
-  startRedisServer,
-  type TestRedis,
-} from '../test-support/redis-server'
+import { eventually, startRedisServer, type TestRedis } from '../test-support/redis-server'
 import { closeRedis, createRedis, isRedisUp, whenRedisReady } from './redis'
 
-describe.skipIf(!redisServerAvailable())('createRedis', () => {
+describe('createRedis', () => {
   let redis: TestRedis
   beforeAll(async () => {
     redis = await startRedisServer()

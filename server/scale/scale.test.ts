@@ -1,17 +1,12 @@
 import { listenOnLoopback } from '@server/test-support/listen'
-import {
-  eventually,
-  redisServerAvailable,
-  startRedisServer,
-  type TestRedis,
-} from '@server/test-support/redis-server'
+import { eventually, startRedisServer, type TestRedis } from '@server/test-support/redis-server'
 import { openStream } from '@server/test-support/stream-client'
 import { createTestApp, multipartBody, type TestApp } from '@server/test-support/test-app'
 import { CODE } from '@shared/envelope'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 /** Two server processes (two apps) on one Redis, as docs/deploy.md runs them behind nginx. */
-describe.skipIf(!redisServerAvailable())('several processes on one Redis (REDIS_URL)', () => {
+describe('several processes on one Redis (REDIS_URL)', () => {
   let redis: TestRedis
   const apps: TestApp[] = []
   beforeAll(async () => {

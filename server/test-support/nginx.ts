@@ -7,8 +7,8 @@ import { ROOT_DIR } from '@server/paths'
 
 /**
  * Debian's nginx with deploy/nginx.conf, started by the tests of several server processes on a free
- * loopback port (Redis: ./redis-server.ts). `.ci/run` installs it; on a developer's machine without
- * it those tests are skipped, with the reason — except under CI (`CI` set), where its absence fails.
+ * loopback port (Redis: ./redis-server.ts). `.ci/run` installs it; where it is missing those tests
+ * fail, saying what to install.
  */
 
 const HOST = '127.0.0.1'
@@ -23,14 +23,6 @@ function programPath(name: string, fallbacks: readonly string[] = []): string | 
 }
 
 const NGINX = programPath('nginx', ['/usr/sbin/nginx'])
-
-/** Why tests that need nginx cannot run here, or null when they can. Under CI its absence is an error. */
-export function nginxMissing(): string | null {
-  if (NGINX) return null
-  const why = 'nginx is not installed (Debian package nginx)'
-  if (process.env.CI) throw new Error(`${why}; .ci/run installs it`)
-  return why
-}
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -125,7 +117,8 @@ function nginxConfFor(text: string, port: number, appPorts: readonly number[], d
 
 /** nginx with deploy/nginx.conf in front of the processes on `appPorts`, on a free port. */
 export async function startNginx(appPorts: readonly number[]): Promise<Service & { readonly base: string }> {
-  if (!NGINX) throw new Error(nginxMissing() ?? 'nginx is not installed')
+  if (!NGINX)
+    throw new Error("nginx not found: install Debian's nginx (apt-get install nginx), as .ci/run does")
   const dir = mkdtempSync(join(tmpdir(), 'hashgame-nginx-'))
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub))
   const port = await freePort()

@@ -5,21 +5,14 @@ import { createServer, Socket } from 'node:net'
 const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server'
 
 /**
- * Whether tests that need a real Redis run here. Absent locally: they are skipped, with the reason
- * printed. In CI (`CI` set) Redis must be there, so its absence fails the run instead.
+ * Fails with what to install when Redis is missing: the tests that need it always run (`.ci/run`
+ * installs Debian's redis-server), never skipped.
  */
-export function redisServerAvailable(): boolean {
-  const found = spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' }).status === 0
-  if (found) return true
-  if (process.env.CI) {
-    throw new Error(
-      `${REDIS_SERVER} not found: CI must install redis-server (apt-get install redis-server) for the Redis tests`,
-    )
-  }
-  process.stderr.write(
-    `Redis tests skipped: ${REDIS_SERVER} not found (apt-get install redis-server to run them)\n`,
+function requireRedisServer(): void {
+  if (spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' }).status === 0) return
+  throw new Error(
+    `${REDIS_SERVER} not found: install Debian's redis-server (apt-get install redis-server), as .ci/run does`,
   )
-  return false
 }
 
 /** A free loopback port, found by binding port 0. */
@@ -63,6 +56,7 @@ export interface TestRedis {
 }
 
 export async function startRedisServer(): Promise<TestRedis> {
+  requireRedisServer()
   const port = await freePort()
   let child: ChildProcess | null = null
 
