@@ -156,6 +156,22 @@ describe('callApi against the emulator', () => {
     expect(takeAfterLogin()).toBe('/home')
   })
 
+  it.each([
+    ['logged out', () => session.signOut()],
+    ['logged in again', () => localStorage.setItem(STORAGE_KEY.token, 'a-newer-token')],
+  ])('leaves the session alone when a call sent before the player %s answers 10001', async (_, change) => {
+    const data = await signIn()
+    await addFault({ match: { path: '/api/users/info' }, action: { type: 'envelope', code: 10001 } })
+    const { texts, result } = await shownDuring(async () => {
+      const call = callApi(userInfo, { query: { player_id: data.player_id } })
+      change()
+      return call
+    })
+    expect(result.status).toBe('rejected')
+    expect(texts).not.toContain(MSG.sessionExpired)
+    expect(navigations).toEqual([])
+  })
+
   it('treats a missing token as a lost session (the server answers 10001)', async () => {
     const err = await rejection(callApi(userInfo, { query: { player_id: 1 } }))
     expect(err.kind).toBe('session')

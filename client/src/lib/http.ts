@@ -216,8 +216,18 @@ export function sessionLost(message: string = MSG.sessionExpired): void {
   navigateTo(SESSION_LOST_PATH, { replace: true })
 }
 
-function loseSession(message: string, details: ApiError['details'], kind: ApiErrorKind): never {
-  sessionLost(message)
+/**
+ * A session-lost answer ends the session the call was sent with. When that is no longer the stored
+ * one (the player logged out, or logged in again, while the call was in flight) it says nothing
+ * about the present session: the call fails, and nothing else happens.
+ */
+function loseSession(
+  sentToken: string | null,
+  message: string,
+  details: ApiError['details'],
+  kind: ApiErrorKind,
+): never {
+  if (storage.token() === sentToken) sessionLost(message)
   throw new ApiError(kind, message, details)
 }
 
@@ -290,7 +300,7 @@ async function exchange(
     releaseLoading?.()
   }
 
-  if (status === 401) loseSession(MSG.sessionExpired, { status }, 'unauthorized')
+  if (status === 401) loseSession(token, MSG.sessionExpired, { status }, 'unauthorized')
 
   const envelope = readEnvelope(text)
   if (!envelope) {
@@ -308,7 +318,7 @@ async function exchange(
   }
   const details = { status, code: envelope.code, envelope }
   if (isSessionLostCode(envelope.code)) {
-    loseSession(envelopeMessage(envelope) ?? MSG.sessionExpired, details, 'session')
+    loseSession(token, envelopeMessage(envelope) ?? MSG.sessionExpired, details, 'session')
   }
   if (!isSuccessCode(envelope.code)) {
     // A key already used for another request (HTTP 422): a client fault, worded for the player.

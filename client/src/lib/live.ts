@@ -20,7 +20,10 @@ export const liveStream = new LiveStream({
   setTimeout: (fn, ms) => window.setTimeout(fn, ms),
   clearTimeout: (handle) => window.clearTimeout(handle as number),
   isVisible: () => document.visibilityState === 'visible',
-  onSessionEnd: (message) => sessionLost(message),
+  // After a logout the stream is closed; an end that still comes through is the logout's own.
+  onSessionEnd: (message) => {
+    if (session.get().isLogin) sessionLost(message)
+  },
 })
 
 let installed = false
