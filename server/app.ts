@@ -208,6 +208,8 @@ export async function buildApp(
     health.add('database', () => (emu.db.open ? null : 'closed'))
     // Made on first use of the games; main.ts asks for it right after listening.
     health.add('games chain', () => (emu.games.chain.get() ? null : 'not made yet'))
+    // Worked out once, after the chain (main.ts): at a draw they would stall every answer.
+    health.add('games odds', () => (emu.games.rounds.priced ? null : 'not worked out yet'))
     metrics?.gauge(
       'ledger_drift_accounts',
       'Accounts whose balance differs from the sum of their ledger rows (must be 0)',

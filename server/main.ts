@@ -77,9 +77,13 @@ async function main(): Promise<void> {
     app.log.info(`metrics at http://${config.METRICS_HOST}:${at.port}/metrics`)
   }
 
-  // The emulator's games chain is made now rather than on the first player's visit; /readyz says
-  // ready once it is (about 2 s for a million links).
-  if (app.hasDecorator('emu')) setImmediate(() => app.emu.games.rounds.ensureChain())
+  // The emulator's games chain and odds are made now rather than on the first player's visit or at
+  // the first draw; /readyz says ready once they are (about 2 s for a million links, then under 1 s).
+  if (app.hasDecorator('emu'))
+    setImmediate(() => {
+      app.emu.games.rounds.ensureChain()
+      setImmediate(() => app.emu.games.rounds.priceEveryGame())
+    })
 
   let closing = false
   const shutdown = (signal: string) => {

@@ -23,7 +23,7 @@ async function app(env: Record<string, string> = {}, logStream?: NodeJS.Writable
 }
 
 describe('/livez and /readyz', () => {
-  it('answer small plain text, never the app page; ready once the games chain exists; not ready while draining', async () => {
+  it('answer small plain text, never the app page; ready once the games chain and odds exist; not ready while draining', async () => {
     const a = await app({ GAME_CHAIN_LENGTH: '2000' })
     const live = await a.inject({ url: '/livez' })
     expect(live.statusCode).toBe(200)
@@ -33,6 +33,11 @@ describe('/livez and /readyz', () => {
     expect(before.statusCode).toBe(503)
     expect(before.body).toContain('games chain')
     a.emu.games.rounds.ensureChain()
+    const unpriced = await a.inject({ url: '/readyz' })
+    expect(unpriced.statusCode).toBe(503)
+    expect(unpriced.body).not.toContain('games chain')
+    expect(unpriced.body).toContain('games odds')
+    a.emu.games.rounds.priceEveryGame()
     const ready = await a.inject({ url: '/readyz' })
     expect(ready.statusCode).toBe(200)
     expect(ready.body).toBe('ready\n')

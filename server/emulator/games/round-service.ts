@@ -70,6 +70,25 @@ export class RoundService {
     return made
   }
 
+  private pricesReady = false
+
+  /**
+   * The odds of every game, worked out now rather than at the first draw that settles a bet. They
+   * come from enumerating each game's outcomes (time-time colour's 100,000 alone take a few hundred
+   * milliseconds), which at a draw would hold every answer and stream of the process that long.
+   */
+  priceEveryGame(): void {
+    const t = Date.now()
+    for (const game of GAME_CODES) pricedBets(game, this.config)
+    this.pricesReady = true
+    this.log.info({ ms: Date.now() - t }, 'games: odds worked out')
+  }
+
+  /** Whether {@link priceEveryGame} has run. */
+  get priced(): boolean {
+    return this.pricesReady
+  }
+
   commitment(): z.infer<typeof commitmentSchema> {
     const c = this.ensureChain()
     return {
