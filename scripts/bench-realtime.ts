@@ -587,6 +587,7 @@ async function redisSection(emu: Server, entry: string[], gens: LoadGen[], token
   await sleep(SETTLE_MS)
   const w = await streamWindow(gens, servers)
   await closeStreams(gens)
+  console.log(`  draw → client p50/p99 by game: ${w.byGame}`)
   console.log(
     `  ${size} players over 3 processes: draw → client p50 ${ms(quantile(w.latencies, 0.5))}, p99 ${ms(quantile(w.latencies, 0.99))} (target p99 ≤ ${TARGET_P99_REDIS_MS} ms); ${w.latencies.length} deliveries of ${w.rounds} draws; the three processes' CPU together ${pct(w.cpu)}`,
   )

@@ -5,7 +5,11 @@
  * time to live, so another takes the job over.
  */
 export interface Lease {
-  /** Takes the lease, or renews it when this process holds it; false when another process holds it. */
+  /**
+   * Takes the lease, or renews it when this process holds it; false when another process holds it.
+   * A lease may answer from what it last heard while that still holds (the Redis lease does for
+   * half its time to live).
+   */
   tryHold(): Promise<boolean>
   /** Gives the lease up (a closing process), so another can take it at once. */
   release(): Promise<void>

@@ -82,15 +82,26 @@ describe('the stream route', () => {
     expect((await res.json()).code).toBe(CODE.sessionExpired)
   })
 
-  it('writes a heartbeat comment each time its timer comes round, every heartbeatMs', async () => {
-    const { timers, open } = await setUp()
+  it('writes a heartbeat comment each time its timer comes round, every heartbeatMs, unless an event went out since', async () => {
+    const { hub, timers, open } = await setUp()
     const s = await open('t7')
     await s.next((e) => e.event === 'snapshot')
     expect([...timers.pending.values()].map((t) => t.ms)).toEqual([15_000])
-    expect(s.comments).toEqual([])
+    // The snapshot went out in this interval: its turn writes nothing.
+    timers.runAll()
+    expect(timers.pending.size).toBe(1)
     timers.runAll()
     timers.runAll()
     await expect.poll(() => s.comments).toEqual(['heartbeat', 'heartbeat'])
+    const announced = hub.publish(
+      { type: 'announcement', data: { id: 1, title: 'x', content: 'y', pinned: false, published_at: 1 } },
+      EVERYONE,
+    )
+    await s.next((e) => e.id === announced.id)
+    timers.runAll()
+    timers.runAll()
+    await expect.poll(() => s.comments).toEqual(['heartbeat', 'heartbeat', 'heartbeat'])
+    expect(s.events.map((e) => e.event)).toEqual(['snapshot', 'announcement'])
     expect(timers.pending.size).toBe(1)
   })
 

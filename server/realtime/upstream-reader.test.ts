@@ -5,7 +5,7 @@ import { FakeRoundUpstream, VirtualTime } from '../test-support/fake-round-upstr
 import { type HubEvent, MemoryEventHub } from './event-hub'
 import type { Lease } from './lease'
 import { soleLease } from './lease'
-import { READER_DEFAULTS, UpstreamReader } from './upstream-reader'
+import { BATCH_WAIT_MS, READER_DEFAULTS, type RoundSource, UpstreamReader } from './upstream-reader'
 
 /**
  * The upstream reader on a virtual clock (no real waits): a fake upstream whose rounds follow the
@@ -15,18 +15,31 @@ import { READER_DEFAULTS, UpstreamReader } from './upstream-reader'
 const T0 = 1_800_000_000_000
 
 function setUp(
-  opts: { games?: GameCode[]; lease?: Lease; lag?: number; streams?: number; metrics?: Metrics } = {},
+  opts: {
+    games?: GameCode[]
+    lease?: Lease
+    lag?: number
+    streams?: number
+    metrics?: Metrics
+    /** The reader's source over the fake upstream (by default the fake itself). */
+    source?: (upstream: FakeRoundUpstream, time: VirtualTime) => RoundSource
+  } = {},
 ) {
   const time = new VirtualTime(T0)
   const upstream = new FakeRoundUpstream(time, { lag: opts.lag ?? 0 })
   const hub = new MemoryEventHub(10_000, T0)
   const events: HubEvent[] = []
-  hub.subscribe((e) => events.push(e))
+  /** The virtual time each event was published at, by index in `events`. */
+  const publishedAt: number[] = []
+  hub.subscribe((e) => {
+    events.push(e)
+    publishedAt.push(time.now)
+  })
   // Open streams are subscribers of the hub: the reader neither knows nor cares how many.
   for (let i = 0; i < (opts.streams ?? 0); i++) hub.subscribe(() => undefined)
   const warnings: string[] = []
   const reader = new UpstreamReader({
-    source: upstream,
+    source: opts.source?.(upstream, time) ?? upstream,
     hub,
     lease: opts.lease ?? soleLease,
     now: () => time.now,
@@ -35,8 +48,33 @@ function setUp(
     games: opts.games ?? ['qukuai'],
     metrics: opts.metrics ?? null,
   })
-  return { time, upstream, hub, events, reader, warnings }
+  return { time, upstream, hub, events, publishedAt, reader, warnings }
 }
+
+/** The minute's turn after T0: the lottery games draw, and so does the block game (3 s rounds). */
+const MINUTE = T0 + 60_000
+
+/** A source whose answers for the games in `held` wait until `release` is called. */
+function holdingSource(held: Set<GameCode>) {
+  const waiting: (() => void)[] = []
+  return {
+    release: () => {
+      held.clear()
+      for (const go of waiting.splice(0)) go()
+    },
+    source: (upstream: FakeRoundUpstream): RoundSource => ({
+      round: async (game) => {
+        if (held.has(game)) await new Promise<void>((go) => waiting.push(go))
+        return upstream.round(game)
+      },
+      results: (game, count) => upstream.results(game, count),
+    }),
+  }
+}
+
+/** Events as `type game`, e.g. `draw kuaisan`. */
+const named = (events: HubEvent[]) =>
+  events.map((e) => `${e.type} ${e.type === 'draw' || e.type === 'round' ? e.data.game : ''}`.trim())
 
 const draws = (events: HubEvent[]) => events.flatMap((e) => (e.type === 'draw' ? [e.data.round_id] : []))
 const rounds = (events: HubEvent[]) =>
@@ -265,6 +303,83 @@ describe('UpstreamReader', () => {
     await time.advance(60_000)
     expect(upstream.calls.round).toBe(calls)
     expect(time.pending).toBe(0)
+  })
+
+  it('publishes the events of games drawing at the same instant together, once the last has answered', async () => {
+    const held = new Set<GameCode>()
+    const { release, source } = holdingSource(held)
+    const { time, events, reader } = setUp({ games: ['qukuai', 'kuaisan'], source })
+    reader.start()
+    await time.advanceTo(MINUTE - 100)
+    const before = events.length
+    held.add('kuaisan')
+    await time.advanceTo(MINUTE + READER_DEFAULTS.drawDelayMs + 10)
+    // The block game's draw is read, and waits for the lottery game's answer.
+    expect(named(events.slice(before))).toEqual([])
+    release()
+    await time.advance(0)
+    expect(named(events.slice(before))).toEqual([
+      'draw qukuai',
+      'round qukuai',
+      'draw kuaisan',
+      'round kuaisan',
+    ])
+    reader.stop()
+  })
+
+  it('publishes what is ready after BATCH_WAIT_MS when another game of its instant has not answered', async () => {
+    const held = new Set<GameCode>()
+    const { release, source } = holdingSource(held)
+    const { time, events, reader } = setUp({ games: ['qukuai', 'kuaisan'], source })
+    reader.start()
+    await time.advanceTo(MINUTE - 100)
+    const before = events.length
+    held.add('kuaisan')
+    await time.advanceTo(MINUTE + READER_DEFAULTS.drawDelayMs)
+    await time.advance(BATCH_WAIT_MS - 1)
+    expect(named(events.slice(before))).toEqual([])
+    await time.advance(1)
+    expect(named(events.slice(before))).toEqual(['draw qukuai', 'round qukuai'])
+    release()
+    await time.advance(0)
+    expect(named(events.slice(before))).toEqual([
+      'draw qukuai',
+      'round qukuai',
+      'draw kuaisan',
+      'round kuaisan',
+    ])
+    reader.stop()
+  })
+
+  it('times every game on one reading of the upstream clock: a slow answer does not put its game out of step', async () => {
+    let slowFirst = true
+    const { time, events, publishedAt, reader } = setUp({
+      games: ['qukuai', 'kuaisan'],
+      // The lottery game's first answer takes 80 ms on the way (its server_time is when it left).
+      source: (upstream, t) => ({
+        round: async (game) => {
+          const answer = await upstream.round(game)
+          if (game === 'kuaisan' && slowFirst) {
+            slowFirst = false
+            await new Promise<void>((go) => t.timers.setTimeout(go, 80))
+          }
+          return answer
+        },
+        results: (game, count) => upstream.results(game, count),
+      }),
+    })
+    reader.start()
+    await time.advanceTo(MINUTE + 1_000)
+    const at = (name: string) => publishedAt[named(events).lastIndexOf(name)]
+    // Both sealed at the same instant, 3 s before the minute, and both drawn and read 60 ms after it.
+    expect(at('round kuaisan')).toBe(MINUTE + READER_DEFAULTS.drawDelayMs)
+    expect(at('draw kuaisan')).toBe(MINUTE + READER_DEFAULTS.drawDelayMs)
+    expect(at('draw qukuai')).toBe(MINUTE + READER_DEFAULTS.drawDelayMs)
+    const sealed = events.flatMap((e, i) =>
+      e.type === 'round' && e.data.state === 'SEALED' && e.data.game === 'kuaisan' ? [publishedAt[i]] : [],
+    )
+    expect(sealed).toEqual([MINUTE - 3_000])
+    reader.stop()
   })
 
   it('stops asking when stopped', async () => {

@@ -1,5 +1,6 @@
 import type { DataOf } from '@shared/contract/endpoint'
 import { currentRound, type drawResultSchema, gameResults } from '@shared/contract/games'
+import type { StreamEvent } from '@shared/contract/stream'
 import { GAME_CODES, type GameCode } from '@shared/games/config'
 import type { z } from 'zod'
 import type { Metrics } from '../ops/metrics'
@@ -83,6 +84,30 @@ export interface ReaderOptions {
   readonly lingerMs?: number
 }
 
+/**
+ * Turns that start within this many ms of each other (the minute games and the block game reaching
+ * the same draw instant) publish their events together: each stream then gets them in one write.
+ */
+export const BATCH_JOIN_MS = 20
+
+/** An event that is ready waits at most this long for the rest of its batch. */
+export const BATCH_WAIT_MS = 100
+
+/** Reads whose clock readings are kept to work out the upstream's clock against this machine's. */
+const OFFSET_SAMPLES = 16
+/** A reading this far from the kept ones means a clock was set: the kept ones are dropped. */
+const OFFSET_RESET_MS = 1_000
+
+/** Events of turns that began together, published together (see {@link BATCH_JOIN_MS}). */
+interface Batch {
+  readonly openedAt: number
+  /** Turns of the batch not finished yet. */
+  members: number
+  readonly events: StreamEvent[]
+  timer: unknown
+  flushed: boolean
+}
+
 export const READER_DEFAULTS = {
   // An upstream that draws on time has drawn 60 ms after; one that lags is asked again soon after.
   drawDelayMs: 60,
@@ -97,9 +122,8 @@ export const READER_DEFAULTS = {
 interface GameState {
   timer: unknown
   busy: boolean
-  /** The round as last read, and when (this machine's clock). */
+  /** The round as last read. */
   round: Round | null
-  readAt: number
   /** The last round event published (`round_id:state`). */
   roundKey: string | null
   /** The newest draw announced or found at the first read; undefined: none read yet (no baseline). */
@@ -130,6 +154,15 @@ export class UpstreamReader {
   private lingerTimer: unknown = null
   private idleWaiters: (() => void)[] = []
   private readonly states = new Map<GameCode, GameState>()
+  private batch: Batch | null = null
+  /**
+   * This machine's clock minus the upstream's (`server_time`), one reading per read, the newest
+   * last. The least of them is the reading the least delayed by the way there, and the one used:
+   * every game's seal and draw is then timed on one clock, so games sealing or drawing at the same
+   * instant are turned together (one batch), however late each read's answer came.
+   */
+  private offsets: number[] = []
+  private offset = 0
   private readonly o: Required<Omit<ReaderOptions, 'metrics'>> & { metrics: Metrics | null }
   /** Calls made, by endpoint, since start (for tests and benchmarks; the metric counts the same). */
   readonly calls: Record<ReaderEndpoint, number> = { currentRound: 0, gameResults: 0 }
@@ -294,6 +327,7 @@ export class UpstreamReader {
     if (!st || st.busy) return
     st.busy = true
     this.begin()
+    const batch = this.joinBatch()
     try {
       const held = await this.hold()
       if (!this.running || this.states.get(game) !== st) return
@@ -302,27 +336,79 @@ export class UpstreamReader {
         return
       }
       this.holding = true
-      if (kind === 'seal') this.seal(game, st)
-      else await this.read(game, st)
+      if (kind === 'seal') this.seal(game, st, batch)
+      else await this.read(game, st, batch)
     } catch (err) {
       // Publishing failed (a shared hub out of reach): read again later, as after a failed call.
       this.o.log.warn({ err, game }, 'upstream reader: a turn failed')
       if (this.running && this.states.get(game) === st) this.schedule(game, this.o.stalledMs, 'read')
     } finally {
       st.busy = false
+      this.leaveBatch(batch)
       this.end()
     }
   }
 
+  private joinBatch(): Batch {
+    const now = this.o.now()
+    const open = this.batch
+    if (open && !open.flushed && now - open.openedAt <= BATCH_JOIN_MS) {
+      open.members++
+      return open
+    }
+    const fresh: Batch = { openedAt: now, members: 1, events: [], timer: null, flushed: false }
+    this.batch = fresh
+    return fresh
+  }
+
+  private leaveBatch(batch: Batch): void {
+    batch.members--
+    if (batch.members > 0 || batch.flushed) return
+    if (batch.events.length === 0) {
+      this.flush(batch)
+      return
+    }
+    // Not at once: the turns of the other timers due at the same instant run after this one's
+    // (each finishing before the next timer's turn starts) and join it in the meantime.
+    if (batch.timer !== null) this.o.timers.clearTimeout(batch.timer)
+    batch.timer = this.o.timers.setTimeout(() => this.flush(batch), 0)
+  }
+
+  /** Publishes an event with its batch: at once when the batch has gone out, else with it. */
+  private emit(batch: Batch, event: StreamEvent): void {
+    if (batch.flushed) {
+      this.o.hub.publish(event, EVERYONE)
+      return
+    }
+    batch.events.push(event)
+    if (batch.timer === null) batch.timer = this.o.timers.setTimeout(() => this.flush(batch), BATCH_WAIT_MS)
+  }
+
+  private flush(batch: Batch): void {
+    if (batch.flushed) return
+    batch.flushed = true
+    if (batch.timer !== null) this.o.timers.clearTimeout(batch.timer)
+    batch.timer = null
+    if (this.batch === batch) this.batch = null
+    // One after the other in one go: each process's streams get them in one write.
+    for (const event of batch.events.splice(0)) {
+      try {
+        this.o.hub.publish(event, EVERYONE)
+      } catch (err) {
+        this.o.log.warn({ err, type: event.type }, 'upstream reader: publishing an event failed')
+      }
+    }
+  }
+
   /** The round's sealing, from the round already read: announced without asking the upstream. */
-  private seal(game: GameCode, st: GameState): void {
+  private seal(game: GameCode, st: GameState, batch: Batch): void {
     const round = st.round
     if (!round) {
       this.schedule(game, 0, 'read')
       return
     }
-    const serverNow = round.server_time + (this.o.now() - st.readAt)
-    this.publishRound(st, {
+    const serverNow = this.o.now() - this.offset
+    this.publishRound(batch, st, {
       ...round,
       server_time: serverNow,
       ms_to_seal: 0,
@@ -330,10 +416,24 @@ export class UpstreamReader {
       state: 'SEALED',
     })
     st.expect = round.round_id
-    this.schedule(game, st.readAt + round.ms_to_draw + this.o.drawDelayMs - this.o.now(), 'read')
+    this.schedule(game, this.localTime(round, round.ms_to_draw) + this.o.drawDelayMs - this.o.now(), 'read')
   }
 
-  private async read(game: GameCode, st: GameState): Promise<void> {
+  /** A reading of the upstream's clock: `server_time` against this machine's clock when it came. */
+  private readClock(readAt: number, serverTime: number): void {
+    const sample = readAt - serverTime
+    if (this.offsets.length > 0 && Math.abs(sample - this.offset) > OFFSET_RESET_MS) this.offsets = []
+    this.offsets.push(sample)
+    if (this.offsets.length > OFFSET_SAMPLES) this.offsets.shift()
+    this.offset = Math.min(...this.offsets)
+  }
+
+  /** This machine's time of the instant `msAfter` past the round's `server_time`. */
+  private localTime(round: Round, msAfter: number): number {
+    return round.server_time + msAfter + this.offset
+  }
+
+  private async read(game: GameCode, st: GameState, batch: Batch): Promise<void> {
     let round: Round
     try {
       round = await this.call('currentRound', () => this.o.source.round(game))
@@ -347,6 +447,7 @@ export class UpstreamReader {
     if (!this.running || this.states.get(game) !== st) return
     st.failures = 0
     const readAt = this.o.now()
+    this.readClock(readAt, round.server_time)
     // The round still current past its draw time, or the very round whose draw is awaited: not drawn yet.
     if (round.ms_to_draw <= 0 || (st.expect !== null && round.round_id === st.expect)) {
       st.notDrawnTries++
@@ -368,19 +469,21 @@ export class UpstreamReader {
     st.expect = null
     const known = st.round
     st.round = round
-    st.readAt = readAt
-    await this.publishDraws(game, st, round, known)
+    await this.publishDraws(batch, game, st, round, known)
     if (!this.running || this.states.get(game) !== st) return
-    this.publishRound(st, round)
-    if (round.state === 'OPEN' && round.ms_to_seal > 0) this.schedule(game, round.ms_to_seal, 'seal')
+    this.publishRound(batch, st, round)
+    const now = this.o.now()
+    if (round.state === 'OPEN' && round.ms_to_seal > 0)
+      this.schedule(game, this.localTime(round, round.ms_to_seal) - now, 'seal')
     else {
       st.expect = round.round_id
-      this.schedule(game, round.ms_to_draw + this.o.drawDelayMs, 'read')
+      this.schedule(game, this.localTime(round, round.ms_to_draw) + this.o.drawDelayMs - now, 'read')
     }
   }
 
   /** The draws since the last one announced: the answer's `previous`, or the results when several were missed. */
   private async publishDraws(
+    batch: Batch,
     game: GameCode,
     st: GameState,
     round: Round,
@@ -412,16 +515,16 @@ export class UpstreamReader {
     }
     st.lastDraw = drawn
     for (const d of fresh) {
-      this.o.hub.publish({ type: 'draw', data: d }, EVERYONE)
+      this.emit(batch, { type: 'draw', data: d })
       this.published.draw++
     }
   }
 
-  private publishRound(st: GameState, round: Round): void {
+  private publishRound(batch: Batch, st: GameState, round: Round): void {
     const key = `${round.round_id}:${round.state}`
     if (st.roundKey === key) return
     st.roundKey = key
-    this.o.hub.publish({ type: 'round', data: round }, EVERYONE)
+    this.emit(batch, { type: 'round', data: round })
     this.published.round++
   }
 
@@ -442,7 +545,6 @@ function freshState(): GameState {
     timer: null,
     busy: false,
     round: null,
-    readAt: 0,
     roundKey: null,
     lastDraw: undefined,
     expect: null,

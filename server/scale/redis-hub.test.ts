@@ -84,6 +84,36 @@ describe('RedisEventHub', () => {
     expect(b.hub.since(first ?? '')?.map((e) => e.id)).toEqual([second])
   })
 
+  it('sends the events published in one turn as one message: every process tells them in one go, each with its id in the log', async () => {
+    const a = await makeHub()
+    const b = await makeHub()
+    const messages: string[] = []
+    b.subscriber.on('message', (_channel: string, message: string) => messages.push(message))
+    /** Events told to b's listeners, by turn of b's event loop. */
+    const turns: number[][] = []
+    let turn: number[] | null = null
+    b.hub.subscribe((e) => {
+      if (!turn) {
+        turn = []
+        turns.push(turn)
+        queueMicrotask(() => {
+          turn = null
+        })
+      }
+      turn.push(e.type === 'announcement' ? e.data.id : -1)
+    })
+    for (let i = 1; i <= 3; i++) a.hub.publish(announcement(i), EVERYONE)
+    await eventually(() => b.seen.length === 3)
+    expect(messages.length).toBe(1)
+    expect(turns).toEqual([[1, 2, 3]])
+    expect(b.seen).toEqual(a.seen)
+    // In the log one entry each, chained: a process reading it after a gap gets them all.
+    const ids = a.seen.map((e) => e.id)
+    const c = await makeHub()
+    expect(c.hub.since('0-0')?.map((e) => e.id)).toEqual(ids)
+    expect(new Set(ids).size).toBe(3)
+  })
+
   it('reads the log at start: a process started later replays what came before it', async () => {
     const a = await makeHub()
     for (let i = 1; i <= 3; i++) a.hub.publish(announcement(i), EVERYONE)

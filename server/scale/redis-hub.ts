@@ -9,23 +9,33 @@ import {
 } from '../realtime/event-hub'
 
 /**
- * Appends an event to the log and tells every process, in one atomic step, so the order processes
+ * Appends events to the log and tells every process, in one atomic step, so the order processes
  * hear events in is the order of their ids. Each entry carries the id before it (`p`): a process
- * that missed a message sees the break in the chain and reads what it missed from the log.
- * KEYS[1] the log (a stream); ARGV: the log's length (approximate trim), the event, the channel.
+ * that missed a message sees the break in the chain and reads what it missed from the log. The
+ * events of one call travel in one message (entries joined by {@link ENTRY_SEPARATOR}), so each
+ * process hears them at once and its streams write them together.
+ * KEYS[1] the log (a stream); ARGV: the log's length (approximate trim), the channel, the events.
  */
 const PUBLISH_SCRIPT = `
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local prev = '0-0'
 if last[1] then prev = last[1][1] end
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'p', prev, 'e', ARGV[2])
-redis.call('PUBLISH', ARGV[3], id .. '\\n' .. prev .. '\\n' .. ARGV[2])
-return id
+local out = {}
+for i = 3, #ARGV do
+  local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'p', prev, 'e', ARGV[i])
+  out[#out + 1] = id .. '\\n' .. prev .. '\\n' .. ARGV[i]
+  prev = id
+end
+redis.call('PUBLISH', ARGV[2], table.concat(out, '\\30'))
+return prev
 `
+
+/** Between the entries of one message: the record separator, which JSON text never holds unescaped. */
+const ENTRY_SEPARATOR = '\x1e'
 
 declare module 'ioredis' {
   interface RedisCommander {
-    hubPublish(log: string, maxLen: number, event: string, channel: string): Promise<string>
+    hubPublish(log: string, maxLen: number, channel: string, ...events: string[]): Promise<string>
   }
 }
 
@@ -99,6 +109,8 @@ export class RedisEventHub implements EventHub {
   /** A read of the log failed (Redis down) and is tried again when a client is ready. */
   private catchUpDue = false
   private held: Entry[] = []
+  /** Events published in this turn of the event loop, sent together when it is over. */
+  private outbox: string[] = []
   /** An event was lost since the last gap marker. */
   private lost = false
   private closed = false
@@ -177,11 +189,19 @@ export class RedisEventHub implements EventHub {
   }
 
   private send(payload: string): void {
+    if (this.outbox.length === 0) queueMicrotask(() => this.sendOutbox())
+    this.outbox.push(payload)
+  }
+
+  private sendOutbox(): void {
+    const payloads = this.outbox
+    this.outbox = []
+    if (payloads.length === 0) return
     this.opts.commands
-      .hubPublish(this.key, this.opts.replaySize, payload, this.channel)
+      .hubPublish(this.key, this.opts.replaySize, this.channel, ...payloads)
       .catch((err: unknown) => {
         this.lost = true
-        this.opts.onPublishFailed?.(err)
+        for (const _ of payloads) this.opts.onPublishFailed?.(err)
       })
   }
 
@@ -209,6 +229,10 @@ export class RedisEventHub implements EventHub {
 
   private readonly onMessage = (channel: string, message: string): void => {
     if (channel !== this.channel || this.closed) return
+    for (const part of message.split(ENTRY_SEPARATOR)) this.onEntry(part)
+  }
+
+  private onEntry(message: string): void {
     const first = message.indexOf('\n')
     const second = message.indexOf('\n', first + 1)
     if (first < 0 || second < 0) return

@@ -8,6 +8,8 @@ describe('RedisLease', () => {
   let redis: TestRedis
   const clients: Redis[] = []
   let n = 0
+  /** The processes' clock (ms): the lease trusts its last answer for half its time to live by it. */
+  let clock = 0
   beforeAll(async () => {
     redis = await startRedisServer()
   })
@@ -27,7 +29,14 @@ describe('RedisLease', () => {
       await whenRedisReady(client, 5_000)
       const errors: unknown[] = []
       return {
-        lease: new RedisLease({ redis: client, name, ttlMs, owner, onError: (e) => errors.push(e) }),
+        lease: new RedisLease({
+          redis: client,
+          name,
+          ttlMs,
+          owner,
+          onError: (e) => errors.push(e),
+          now: () => clock,
+        }),
         errors,
       }
     }
@@ -52,12 +61,30 @@ describe('RedisLease', () => {
     const { a, b, key } = await twoProcesses(300)
     expect(await a.lease.tryHold()).toBe(true)
     await clients[0]?.pexpire(key, 5)
+    clock += 150
     expect(await a.lease.tryHold()).toBe(true)
     expect(await clients[0]?.pttl(key)).toBeGreaterThan(100)
     // a stops: within the time to live b is refused, after it b takes over.
     expect(await b.lease.tryHold()).toBe(false)
     await eventually(() => b.lease.tryHold(), 5_000)
+    clock += 150
     expect(await a.lease.tryHold()).toBe(false)
+  })
+
+  it('asks Redis again only once half its time to live has gone since the last answer that it was held', async () => {
+    const { a, key } = await twoProcesses(10_000)
+    expect(await a.lease.tryHold()).toBe(true)
+    // Nobody can take it before its time to live has run out, so a does not ask until 5 s have gone.
+    await clients[0]?.set(key, 'someone else')
+    clock += 4_999
+    expect(await a.lease.tryHold()).toBe(true)
+    clock += 1
+    expect(await a.lease.tryHold()).toBe(false)
+    // Having lost it, a asks every time.
+    await clients[0]?.del(key)
+    expect(await a.lease.tryHold()).toBe(true)
+    await a.lease.release()
+    expect(await clients[0]?.exists(key)).toBe(0)
   })
 
   it('is held by nobody while Redis is down, without waiting', async () => {
@@ -65,6 +92,7 @@ describe('RedisLease', () => {
     expect(await a.lease.tryHold()).toBe(true)
     await redis.kill()
     await eventually(() => clients.every((c) => c.status !== 'ready'))
+    clock += 30_000
     const started = Date.now()
     expect(await a.lease.tryHold()).toBe(false)
     expect(await b.lease.tryHold()).toBe(false)

@@ -43,6 +43,8 @@ export interface RedisLeaseOptions {
   readonly owner?: string
   /** Redis did not answer: this process does not do the job this turn. */
   readonly onError?: (err: unknown) => void
+  /** This machine's clock (ms); tests hand in their own. */
+  readonly now?: () => number
 }
 
 /**
@@ -50,16 +52,22 @@ export interface RedisLeaseOptions {
  * `tryHold` sets it when nobody holds it (SET NX PX, in a script) and renews it only when this
  * process is the owner; `release` deletes it only when this process is the owner. A holder that
  * stops renewing (a crash, a lost connection) loses it after `ttlMs`, and another process takes it.
- * While Redis cannot be reached nobody holds it: `tryHold` answers false.
+ * An answer that the lease is ours is trusted for half its time to live, counted from when it was
+ * asked: nobody can take it before it runs out, so `tryHold` answers true without asking Redis
+ * until then. Past that, while Redis cannot be reached nobody holds it: `tryHold` answers false.
  */
 export class RedisLease implements Lease {
   private readonly key: string
   readonly owner: string
+  private readonly now: () => number
+  /** When the last question that found the lease ours was asked; null: ask Redis next time. */
+  private askedAt: number | null = null
 
   constructor(private readonly opts: RedisLeaseOptions) {
     if (!Number.isInteger(opts.ttlMs) || opts.ttlMs < 1) throw new RangeError('ttl must be ≥ 1 ms')
     this.key = `${opts.prefix ?? 'hashgame:lease'}:${opts.name}`
     this.owner = opts.owner ?? `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`
+    this.now = opts.now ?? Date.now
     if (!opts.redis.leaseHold) {
       opts.redis.defineCommand('leaseHold', { numberOfKeys: 1, lua: HOLD_SCRIPT })
       opts.redis.defineCommand('leaseRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT })
@@ -67,8 +75,15 @@ export class RedisLease implements Lease {
   }
 
   async tryHold(): Promise<boolean> {
+    const now = this.now()
+    // Taken or renewed less than half its time to live ago (counted from when that was asked):
+    // nobody else can hold it yet, so a turn of the job need not wait for Redis to say so.
+    if (this.askedAt !== null && now - this.askedAt < this.opts.ttlMs / 2) return true
+    this.askedAt = null
     try {
-      return (await this.opts.redis.leaseHold(this.key, this.owner, this.opts.ttlMs)) === 1
+      const held = (await this.opts.redis.leaseHold(this.key, this.owner, this.opts.ttlMs)) === 1
+      if (held) this.askedAt = now
+      return held
     } catch (err) {
       this.opts.onError?.(err)
       return false
@@ -76,6 +91,7 @@ export class RedisLease implements Lease {
   }
 
   async release(): Promise<void> {
+    this.askedAt = null
     try {
       await this.opts.redis.leaseRelease(this.key, this.owner)
     } catch (err) {
