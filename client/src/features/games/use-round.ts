@@ -120,7 +120,16 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
     lastDrawn.current = undefined
     void fetchRound()
     const onVisible = () => {
-      if (document.visibilityState === 'visible') void fetchRound()
+      // Shown again: a stream reconnecting brings what was missed (replay, else a snapshot that
+      // asks); only without one is the round asked for here. Asking as well would race the replay
+      // and, when first, take its draw for news and read the results again.
+      // Looked at once every listener of the event has run (the stream's own included).
+      if (document.visibilityState === 'visible')
+        window.setTimeout(() => {
+          const status = liveStream.status
+          if (document.visibilityState === 'visible' && status !== 'connecting' && status !== 'live')
+            void fetchRound()
+        }, 0)
       else window.clearTimeout(timer.current)
     }
     document.addEventListener('visibilitychange', onVisible)
@@ -139,7 +148,8 @@ export function useRound(game: GameCode, onDraw: (round: Round) => void): RoundV
   // The countdown reached zero: ask at once rather than wait for the poll; with the push channel
   // healthy, only if its `round` event has not come after a grace period.
   useEffect(() => {
-    if (!reachedDraw) return
+    // A hidden page asks nothing: shown again, it reads the round (or the stream brings it).
+    if (!reachedDraw || document.visibilityState !== 'visible') return
     if (!liveStream.healthy) {
       void fetchRound()
       return
