@@ -111,6 +111,7 @@ export const MODULES: readonly MutationModule[] = [
     ],
     tests: [
       'client/src/lib/session-store.test.ts',
+      'client/src/lib/session-flows.test.ts',
       'client/src/lib/session-actions.test.ts',
       'client/src/lib/refusal.test.ts',
     ],
