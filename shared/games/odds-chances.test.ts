@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { gamesConfigSchema } from './config'
 import { type Chance, chancesOf, oddsMilliFor, pricedBets } from './odds'
 import { fixtureConfig } from './test-config'
 
@@ -78,6 +79,26 @@ describe('exact chances', () => {
     }
     expect(winOf(c, ['top2_big', 'top2_small', 'top2_odd', 'top2_even'])).toEqual([40, 50, 50, 40])
     expect(wins(c)).toBe(3330)
+  })
+})
+
+describe('chances kept', () => {
+  it('fast three with triples voiding big and small: enumerated apart, the plain rules left as they were', () => {
+    const voiding = gamesConfigSchema.parse({
+      ...cfg,
+      games: { ...cfg.games, kuaisan: { ...cfg.games.kuaisan, triple_voids_big_small: true } },
+    })
+    const c = chancesOf('kuaisan', voiding)
+    // 444, 555 and 666 no longer win big, nor 111, 222 and 333 small; odd and even are as before.
+    expect(winOf(c, ['big', 'small', 'odd', 'even', 'any_triple'])).toEqual([105, 105, 108, 108, 6])
+    expect(winOf(chancesOf('kuaisan', cfg), ['big', 'small'])).toEqual([108, 108])
+    expect(winOf(chancesOf('kuaisan', voiding), ['big', 'small'])).toEqual([105, 105])
+  })
+
+  it('are worked out once per game and rules: asked again, the same ones', () => {
+    const first = chancesOf('hassize', cfg)
+    expect(chancesOf('hassize', cfg)).toBe(first)
+    expect(chancesOf('hassize', fixtureConfig())).toBe(first)
   })
 })
 
