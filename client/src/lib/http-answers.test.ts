@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { LOADING_TOAST_AFTER_MS, REQUEST_TIMEOUT_MS } from '@shared/constants'
-import { announcement, getBalance, sendSms, userInfo } from '@shared/contract/account'
-import { announcementRoute, readAnnouncementList } from '@shared/contract/first-screen'
+import { announcement, getBalance, sendSms } from '@shared/contract/account'
+import { announcementRoute, getBalanceRoute, readAnnouncementList } from '@shared/contract/first-screen'
 import { placeBets } from '@shared/contract/games'
 import { usdtPay } from '@shared/contract/wallet'
 import { MSG } from '@shared/messages'
@@ -497,9 +497,9 @@ describe('the other ways to call', () => {
     expect(err.kind).toBe('invalid-response')
     expect(toasts).toEqual([])
     answer = () => ok(BALANCE)
-    expect(await callApiEarly(userInfo, Promise.resolve(getBalance), { query: { player_id: 7 } })).toEqual(
-      BALANCE,
-    )
+    expect(
+      await callApiEarly(getBalanceRoute, Promise.resolve(getBalance), { query: { player_id: 7 } }),
+    ).toEqual(BALANCE)
   })
 
   it('callRoute says which route broke the contract, and how', async () => {
