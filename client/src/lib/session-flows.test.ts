@@ -362,6 +362,25 @@ describe('balance refresh', () => {
     expect(navigations).toEqual([{ to: '/login', options: {} }])
   })
 
+  it('sends a player whose user info start-up dropped to the login page, asking nothing', async () => {
+    storedLogin(7, null)
+    await startUp()
+    expect(session.get()).toMatchObject({ isLogin: false, playerId: 7 })
+    await refreshBalance()
+    expect(calls).toEqual([])
+    expect(navigations).toEqual([{ to: '/login', options: {} }])
+  })
+
+  it('sends stored user info without a player id to the login page, asking nothing', async () => {
+    storedLogin()
+    localStorage.removeItem(STORAGE_KEY.loginData)
+    session.syncFromStorage()
+    expect(session.get()).toMatchObject({ isLogin: true, playerId: null })
+    await refreshBalance()
+    expect(calls).toEqual([])
+    expect(navigations).toEqual([{ to: '/login', options: {} }])
+  })
+
   it('drops a balance that answers after a logout', async () => {
     storedLogin()
     const held = deferred<unknown>()
@@ -395,6 +414,18 @@ describe('login and logout', () => {
       { path: LOGIN_PATH, input: { body: { phone: '13800000009', password: 'secret99' } }, options: {} },
       { path: BALANCE_PATH, input: { query: { player_id: 9 } }, options: {} },
     ])
+  })
+
+  it('login holds even when the balance cannot be fetched: the placeholder shows', async () => {
+    answers.set(LOGIN_PATH, async () => ({
+      token: 'tok-9',
+      player_id: 9,
+      expires_at: 1_800_000_000,
+      user_info: info(9, 'nine'),
+    }))
+    answers.set(BALANCE_PATH, unreachable)
+    await expect(logIn({ phone: '13800000009', password: 'secret99' })).resolves.toBeUndefined()
+    expect(session.get()).toMatchObject({ isLogin: true, playerId: 9, balance: null })
   })
 
   it('logout clears the session, stops retrying and replaces the page with the login page', async () => {
