@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto'
 import { CODE } from '@shared/envelope'
 import type { FastifyReply } from 'fastify'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type Db, immediate, openDatabase } from '../db/database'
 import { migrate } from '../db/migrations'
 import { EmuClock } from '../emulator/clock'
@@ -330,6 +330,29 @@ describe('IdempotencyStore', () => {
       }
       expect(await store.run(call('p4'), fakeReply().reply, succeed)).toBe('"theirs"')
       expect(pauses).toEqual([100, 100])
+    })
+
+    it('by default is timed by Date.now and paused with setTimeout', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 })
+      try {
+        const plain = new IdempotencyStore(db, clock, {
+          retentionMs: 60_000,
+          sweepMs: 10_000,
+          waitMs: 1_000,
+          pollMs: 100,
+        })
+        pendingElsewhere('p7')
+        let settled = false
+        const replay = refusal(plain.run(call('p7'), fakeReply().reply, succeed)).finally(() => {
+          settled = true
+        })
+        await vi.advanceTimersByTimeAsync(900)
+        expect(settled).toBe(false)
+        await vi.advanceTimersByTimeAsync(100)
+        expect(await replay).toEqual({ code: CODE.conflict, msg: IDEMPOTENCY_MSG.inProgress, status: 409 })
+      } finally {
+        vi.useRealTimers()
+      }
     })
 
     it('that released its key is answered 409 too', async () => {
