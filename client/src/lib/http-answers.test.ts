@@ -295,6 +295,7 @@ describe('envelopes that are not a success', () => {
       message: MSG.requestFailed,
       details: { code: 0, status: 200 },
     })
+    expect(err.name).toBe('ApiError')
     expect(toasts).toEqual([MSG.requestFailed])
   })
 
@@ -323,11 +324,16 @@ describe('envelopes that are not a success', () => {
 
 describe('a refusal that protects the player', () => {
   const limit = '已达到每日充值限额，将于 2026-11-29 00:00 (北京时间) 重置'
+  /** The dialog's module is loaded when first needed: once it is here, a dialog asked for is shown. */
+  const dialogLoaded = async () => {
+    await import('../components/refusal-dialog/refusal-dialog')
+    await settle()
+  }
 
   it('is shown in its dialog, not a toast', async () => {
     answer = () => json(200, { code: 0, msg: limit })
     await rejection(callApi(sendSms, { body: { phone: '1', purpose: 'register' } }))
-    await settle()
+    await dialogLoaded()
     expect(refusalsShown).toEqual([{ kind: 'deposit-limit', message: limit, until: '2026-11-29 00:00' }])
     expect(toasts).toEqual([])
   })
@@ -337,9 +343,17 @@ describe('a refusal that protects the player', () => {
     await rejection(callApi(sendSms, { body: { phone: '1', purpose: 'register' } }, { quiet: true }))
     answer = () => json(200, { code: 40500, msg: limit })
     await rejection(callApi(sendSms, { body: { phone: '1', purpose: 'register' } }))
-    await settle()
+    await dialogLoaded()
     expect(refusalsShown).toEqual([])
     expect(toasts).toEqual([MSG.unsupported])
+  })
+
+  it('only a business refusal opens it: a server failure in those words is a toast', async () => {
+    answer = () => json(500, { code: 1, msg: limit })
+    await rejection(callApi(sendSms, { body: { phone: '1', purpose: 'register' } }))
+    await dialogLoaded()
+    expect(refusalsShown).toEqual([])
+    expect(toasts).toEqual([limit])
   })
 })
 
@@ -461,6 +475,42 @@ describe('a busy server', () => {
   })
 })
 
+describe('a busy server without words', () => {
+  it('a read answered 503 with no body at all is asked again', async () => {
+    const answers = [new Response(null, { status: 503 }), ok({ list: [] })]
+    answer = () => answers.shift() ?? html(500)
+    void timers.asked(RETRY_AFTER_503_MS).then((pause) => pause.fire())
+    expect(await callApi(announcement)).toEqual({ list: [] })
+    expect(sent).toHaveLength(2)
+    expect(toasts).toEqual([])
+  })
+})
+
+describe('the real timers, when no test holds them', () => {
+  it('time the loading toast and the time-out, and clear both after an answer', async () => {
+    setHttpTimers(null)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      answer = () => ok({ list: [] })
+      await callApi(announcement)
+      vi.advanceTimersByTime(REQUEST_TIMEOUT_MS)
+      expect(loadingHeld).toBe(0)
+      answer = (_, signal) =>
+        new Promise((_, reject) =>
+          signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        )
+      const call = rejection(callApi(announcement))
+      vi.advanceTimersByTime(LOADING_TOAST_AFTER_MS)
+      expect(loadingHeld).toBe(1)
+      vi.advanceTimersByTime(REQUEST_TIMEOUT_MS - LOADING_TOAST_AFTER_MS)
+      expect(await call).toMatchObject({ kind: 'timeout' })
+      expect(loadingReleased).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
+
 describe('the other ways to call', () => {
   it('callEndpoint parses with the endpoint’s schema, and is quiet when asked', async () => {
     answer = () => ok({ list: [] })
@@ -476,6 +526,7 @@ describe('the other ways to call', () => {
     ).toMatchObject({
       kind: 'invalid-response',
       message: `${MSG.requestFailed}（响应格式错误）`,
+      details: { code: 1, envelope: { code: 1, msg: '成功', data: { list: 'no' } }, method: 'POST' },
     })
     expect(toasts).toEqual([`${MSG.requestFailed}（响应格式错误）`])
     expect(logged.map((l) => l[0])).toEqual([
