@@ -48,6 +48,15 @@ describe('block game settlement', () => {
       'lost',
       'lost',
     ])
+    // Each bet type settles by its own rule: here unlucky wins ("77", two digits) while banker
+    // (1 + 2 = 3) loses to player (7 + 7 = 4), and lucky loses while player wins. (This test is the
+    // first to ask for these settlers, which are kept: it checks them on two draws.)
+    const other = qukuaiOutcome(`${'0'.repeat(59)}12a77`)
+    expect(
+      ['lucky', 'unlucky', 'banker', 'player', 'tie', 'big', 'small', 'odd', 'even'].map((t) =>
+        s('qukuai', t, other),
+      ),
+    ).toEqual(['lost', 'won', 'lost', 'won', 'lost', 'won', 'lost', 'won', 'lost'])
   })
 
   it('refunds banker and player on a tie and pays the tie', () => {
@@ -432,6 +441,10 @@ describe('settling at the edges of each rule', () => {
       'won',
       'lost',
     ])
+    // Ball 1 behind ball 5: tiger.
+    expect(
+      ['dragon', 'tiger', 'tie'].map((t) => s('shishicai', t, shishicaiOutcome([1, 0, 0, 0, 9]))),
+    ).toEqual(['lost', 'won', 'lost'])
     // Sum 22.
     const small = shishicaiOutcome([5, 4, 8, 5, 0])
     expect(['sum_big', 'sum_small'].map((t) => s('shishicai', t, small))).toEqual(['lost', 'won'])
@@ -456,6 +469,7 @@ describe('settling at the edges of each rule', () => {
     expect(s('kuaisan', 'triple_5', k([5, 5, 4]))).toBe('lost')
     expect(s('kuaisan', 'two_1_6', k([6, 2, 1]))).toBe('won')
     expect(s('kuaisan', 'two_1_6', k([6, 2, 2]))).toBe('lost')
+    expect(s('kuaisan', 'two_1_6', k([1, 2, 2]))).toBe('lost')
     expect(['odd', 'even'].map((t) => s('kuaisan', t, k([1, 1, 1])))).toEqual(['won', 'lost'])
     expect(['big', 'small'].map((t) => s('kuaisan', t, k([1, 1, 1])))).toEqual(['lost', 'won'])
     const voiding = {
