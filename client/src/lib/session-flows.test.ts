@@ -97,6 +97,19 @@ afterEach(() => {
 })
 
 describe('start-up', () => {
+  it('watches for a missing balance once, however often it runs (the first start-up here: the watch is set up once per page)', async () => {
+    storedLogin()
+    answers.set(INFO_PATH, async () => info(7, 'fresh'))
+    answers.set(BALANCE_PATH, unreachable)
+    await startUp()
+    await startUp()
+    calls.length = 0
+    connectivity.markOffline()
+    connectivity.markOnline()
+    await settle()
+    expect(pathsCalled()).toEqual([BALANCE_PATH])
+  })
+
   it('confirms the stored session with its player id, stores the answer, then loads the balance', async () => {
     storedLogin()
     answers.set(INFO_PATH, async () => info(7, 'fresh'))
@@ -131,7 +144,8 @@ describe('start-up', () => {
     const held = deferred<unknown>()
     answers.set(INFO_PATH, () => held.promise)
     answers.set(BALANCE_PATH, balance('12.50'))
-    const starting = startUp()
+    const timers = handTimers()
+    const starting = startUp({ retry: { timers: timers.timers } })
     await settle()
     session.signOut()
     held.resolve(info(7, 'fresh'))
@@ -139,6 +153,8 @@ describe('start-up', () => {
     expect(session.get()).toMatchObject({ isLogin: false, userInfo: null, balance: '0' })
     expect(localStorage.getItem(STORAGE_KEY.userInfo)).toBeNull()
     expect(localStorage.getItem(STORAGE_KEY.isLogin)).toBeNull()
+    // Settled: not asked again later.
+    expect(timers.pending.size).toBe(0)
     expect(pathsCalled()).toEqual([INFO_PATH])
     expect(navigations).toEqual([])
   })
@@ -148,13 +164,16 @@ describe('start-up', () => {
     const held = deferred<unknown>()
     answers.set(INFO_PATH, () => held.promise)
     answers.set(BALANCE_PATH, balance('12.50'))
-    const starting = startUp()
+    const timers = handTimers()
+    const starting = startUp({ retry: { timers: timers.timers } })
     await settle()
     session.signIn({ token: 'tok-8', player_id: 8, expires_at: 1_800_000_000, user_info: info(8, 'eight') })
     held.resolve(info(7, 'fresh'))
     await starting
     expect(session.get()).toMatchObject({ isLogin: true, playerId: 8, userInfo: { nickname: 'eight' } })
     expect(JSON.parse(localStorage.getItem(STORAGE_KEY.userInfo) ?? 'null')).toMatchObject({ player_id: 8 })
+    // Settled: not asked again later.
+    expect(timers.pending.size).toBe(0)
     expect(pathsCalled()).toEqual([INFO_PATH])
   })
 
@@ -163,7 +182,8 @@ describe('start-up', () => {
     const held = deferred<unknown>()
     answers.set(INFO_PATH, () => held.promise)
     answers.set(BALANCE_PATH, balance('12.50'))
-    const starting = startUp()
+    const timers = handTimers()
+    const starting = startUp({ retry: { timers: timers.timers } })
     await settle()
     localStorage.removeItem(STORAGE_KEY.token)
     held.resolve(info(7, 'fresh'))
@@ -172,6 +192,8 @@ describe('start-up', () => {
     expect(JSON.parse(localStorage.getItem(STORAGE_KEY.userInfo) ?? 'null')).toMatchObject({
       nickname: 'stored',
     })
+    // Settled: not asked again later.
+    expect(timers.pending.size).toBe(0)
     expect(pathsCalled()).toEqual([INFO_PATH])
   })
 
@@ -294,19 +316,6 @@ describe('a balance missing when the server answers again', () => {
     await settle()
     expect(pathsCalled()).toEqual([BALANCE_PATH])
     expect(session.get().balance).toBe('8.00')
-  })
-
-  it('is asked for once, however often start-up ran', async () => {
-    storedLogin()
-    answers.set(INFO_PATH, async () => info(7, 'fresh'))
-    answers.set(BALANCE_PATH, unreachable)
-    await startUp()
-    await startUp()
-    calls.length = 0
-    connectivity.markOffline()
-    connectivity.markOnline()
-    await settle()
-    expect(pathsCalled()).toEqual([BALANCE_PATH])
   })
 
   it('is not asked for when the balance is known', async () => {
