@@ -111,6 +111,7 @@ export const MODULES: readonly MutationModule[] = [
     ],
     tests: [
       'client/src/lib/session-store.test.ts',
+      'client/src/lib/session-flows.test.ts',
       'client/src/lib/session-actions.test.ts',
       'client/src/lib/refusal.test.ts',
     ],
@@ -119,7 +120,7 @@ export const MODULES: readonly MutationModule[] = [
     name: 'client-http',
     about: "the client's one HTTP client: how it reads every failure, and what it shows and does",
     mutate: ['client/src/lib/http.ts'],
-    tests: ['client/src/lib/http.test.ts'],
+    tests: ['client/src/lib/http-answers.test.ts', 'client/src/lib/http.test.ts'],
   },
 ]
 

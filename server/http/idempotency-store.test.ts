@@ -19,7 +19,7 @@ import {
 /**
  * The idempotency store on its own, against an in-memory database and a reply that records what
  * is set on it; the world clock is frozen and moved by the test, and the wait for another
- * process's first call runs on fake timers.
+ * process's first call runs on a real time the test holds, each pause moving it on at once.
  */
 
 const T0 = 1_700_000_000_000
@@ -73,6 +73,12 @@ describe('IdempotencyStore', () => {
   let clock: EmuClock
   let store: IdempotencyStore
   let runs: number
+  /** The real time the wait for another process is measured on, held here. */
+  let realMs: number
+  /** Each pause the wait took, in order. */
+  let pauses: number[]
+  /** What the other process does at a pause, once the held time has moved on by it. */
+  let atPause: (realMs: number) => void
 
   const rows = () =>
     db
@@ -97,16 +103,26 @@ describe('IdempotencyStore', () => {
     clock = new EmuClock(() => T0)
     clock.freeze(T0)
     runs = 0
+    realMs = 5_000
+    pauses = []
+    atPause = () => {}
     store = new IdempotencyStore(db, clock, {
       retentionMs: 60_000,
       sweepMs: 10_000,
       waitMs: 1_000,
       pollMs: 100,
+      realNow: () => realMs,
+      sleep: async (ms) => {
+        pauses.push(ms)
+        realMs += ms
+        atPause(realMs)
+        // A turn of the event loop, no real time: a wait that never ends fails on the test's timeout.
+        await new Promise((resolve) => setImmediate(resolve))
+      },
     })
   })
 
   afterEach(() => {
-    vi.useRealTimers()
     db.close()
   })
 
@@ -200,8 +216,7 @@ describe('IdempotencyStore', () => {
     })
 
     it('a replay here while the first runs waits for it, and one after an unexpected failure is told to retry', async () => {
-      // No timer is ever fired: a replay in the process of the first call is woken by it, not by polling.
-      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 })
+      // A replay in the process of the first call is woken by it, never by polling (no pause).
       let finish: (v: unknown) => void = () => {}
       let crash: (e: unknown) => void = () => {}
       const first = store.run(
@@ -238,6 +253,7 @@ describe('IdempotencyStore', () => {
       expect(told).toEqual({ code: CODE.conflict, msg: IDEMPOTENCY_MSG.inProgress, status: 409 })
       await waiting
       expect(runs).toBe(0)
+      expect(pauses).toEqual([])
     })
   })
 
@@ -250,62 +266,101 @@ describe('IdempotencyStore', () => {
         )
         .run(key, fingerprintOf('pay', { amount: 5 }), T0)
 
-    it('is watched until its answer is stored', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 })
+    const answerElsewhere = (key: string) =>
+      db
+        .prepare(
+          "UPDATE idempotency_keys SET state = 'done', status_code = 200, response = '\"theirs\"' WHERE key = ?",
+        )
+        .run(key)
+
+    it('is watched, a look every pollMs, until its answer is stored', async () => {
       pendingElsewhere('p1')
-      const replay = store.run(call('p1'), fakeReply().reply, succeed)
-      await vi.advanceTimersByTimeAsync(300)
-      db.prepare(
-        "UPDATE idempotency_keys SET state = 'done', status_code = 200, response = '\"theirs\"' WHERE key = 'p1'",
-      ).run()
-      await vi.advanceTimersByTimeAsync(100)
-      expect(await replay).toBe('"theirs"')
+      atPause = (t) => {
+        if (t === 5_300) answerElsewhere('p1')
+      }
+      const replay = fakeReply()
+      expect(await store.run(call('p1'), replay.reply, succeed)).toBe('"theirs"')
+      expect(replay.sent.headers[REPLAYED_HEADER]).toBe('true')
+      expect(pauses).toEqual([100, 100, 100])
       expect(runs).toBe(0)
     })
 
-    it('is given up on after waitMs with 409, and not run here', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 })
+    it('is given up on after waitMs of real time with 409, and not run here', async () => {
       pendingElsewhere('p2')
-      let settled = false
-      const replay = refusal(store.run(call('p2'), fakeReply().reply, succeed)).finally(() => {
-        settled = true
+      expect(await refusal(store.run(call('p2'), fakeReply().reply, succeed))).toEqual({
+        code: CODE.conflict,
+        msg: IDEMPOTENCY_MSG.inProgress,
+        status: 409,
       })
-      await vi.advanceTimersByTimeAsync(900)
-      expect(settled).toBe(false)
-      await vi.advanceTimersByTimeAsync(100)
-      expect(await replay).toEqual({ code: CODE.conflict, msg: IDEMPOTENCY_MSG.inProgress, status: 409 })
+      // Looked at 0, 100, … 1,000 ms: the look at the deadline is the last.
+      expect(pauses).toEqual(Array(10).fill(100))
       expect(runs).toBe(0)
+    })
+
+    it('gives the answer stored by the last look, at the deadline', async () => {
+      pendingElsewhere('p5')
+      atPause = (t) => {
+        if (t === 6_000) answerElsewhere('p5')
+      }
+      expect(await store.run(call('p5'), fakeReply().reply, succeed)).toBe('"theirs"')
+      expect(pauses).toHaveLength(10)
+    })
+
+    it('measures the wait in real time, not on the world clock a tester moves on meanwhile', async () => {
+      pendingElsewhere('p6')
+      // The world stands still (frozen) through the test above; here a tester moves it an hour on
+      // while the replay waits.
+      atPause = (t) => {
+        if (t === 5_100) clock.advance(3_600_000)
+        if (t === 5_500) answerElsewhere('p6')
+      }
+      expect(await store.run(call('p6'), fakeReply().reply, succeed)).toBe('"theirs"')
+      expect(pauses).toHaveLength(5)
     })
 
     it('is waited for even when this process ran the same key before and released it', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 })
       await expect(
         store.run(call('p4'), fakeReply().reply, async () => {
           throw new Error('bug')
         }),
       ).rejects.toThrow('bug')
       pendingElsewhere('p4')
-      let answered: unknown = 'not yet'
-      const replay = store.run(call('p4'), fakeReply().reply, succeed).then((r) => {
-        answered = r
-      })
-      await vi.advanceTimersByTimeAsync(200)
-      expect(answered).toBe('not yet')
-      db.prepare(
-        "UPDATE idempotency_keys SET state = 'done', status_code = 200, response = '\"theirs\"' WHERE key = 'p4'",
-      ).run()
-      await vi.advanceTimersByTimeAsync(100)
-      await replay
-      expect(answered).toBe('"theirs"')
+      atPause = (t) => {
+        if (t === 5_200) answerElsewhere('p4')
+      }
+      expect(await store.run(call('p4'), fakeReply().reply, succeed)).toBe('"theirs"')
+      expect(pauses).toEqual([100, 100])
+    })
+
+    it('by default is timed by Date.now and paused with setTimeout', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 })
+      try {
+        const plain = new IdempotencyStore(db, clock, {
+          retentionMs: 60_000,
+          sweepMs: 10_000,
+          waitMs: 1_000,
+          pollMs: 100,
+        })
+        pendingElsewhere('p7')
+        let settled = false
+        const replay = refusal(plain.run(call('p7'), fakeReply().reply, succeed)).finally(() => {
+          settled = true
+        })
+        await vi.advanceTimersByTimeAsync(900)
+        expect(settled).toBe(false)
+        await vi.advanceTimersByTimeAsync(100)
+        expect(await replay).toEqual({ code: CODE.conflict, msg: IDEMPOTENCY_MSG.inProgress, status: 409 })
+      } finally {
+        vi.useRealTimers()
+      }
     })
 
     it('that released its key is answered 409 too', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 })
       pendingElsewhere('p3')
+      atPause = () => db.prepare("DELETE FROM idempotency_keys WHERE key = 'p3'").run()
       const replay = refusal(store.run(call('p3'), fakeReply().reply, succeed))
-      db.prepare("DELETE FROM idempotency_keys WHERE key = 'p3'").run()
-      await vi.advanceTimersByTimeAsync(100)
       expect(await replay).toEqual({ code: CODE.conflict, msg: IDEMPOTENCY_MSG.inProgress, status: 409 })
+      expect(pauses).toEqual([100])
     })
   })
 

@@ -47,9 +47,20 @@ export interface IdempotencyOptions {
   readonly retentionMs: number
   /** How often expired keys are swept, on the emulator clock. */
   readonly sweepMs: number
-  /** How long a replay waits for a first call still running, in real time. */
+  /**
+   * How long a replay waits for a first call still running in another process, in real time (on
+   * `realNow`), looking at its row every `pollMs` (paused with `sleep`).
+   */
   readonly waitMs: number
   readonly pollMs: number
+  /**
+   * The real time the wait is measured on; `Date.now` unless a test holds it. Not the emulator's
+   * clock: a tester who freezes the world must not make a replay wait for ever on a first call
+   * whose process died.
+   */
+  readonly realNow?: () => number
+  /** The pause between two looks at the row; a real timer unless a test holds it. */
+  readonly sleep?: (ms: number) => Promise<void>
 }
 
 export const IDEMPOTENCY_DEFAULTS: IdempotencyOptions = {
@@ -119,7 +130,7 @@ export function recordAnswer(db: Db, data: unknown): void {
   idempotencyRepository(db).answerPending(call.player, call.key, JSON.stringify(ok(data)))
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 export class IdempotencyStore {
   /** First calls running in this process, so a concurrent replay here waits without polling. */
@@ -270,10 +281,11 @@ export class IdempotencyStore {
       return this.keys.find(player, key)
     }
     // Running in another process on the same database: watch the row.
-    const deadline = Date.now() + this.options.waitMs
+    const { realNow = Date.now, sleep = sleepFor } = this.options
+    const deadline = realNow() + this.options.waitMs
     for (;;) {
       const row = this.keys.find(player, key)
-      if (!row || row.state === 'done' || Date.now() >= deadline) return row
+      if (!row || row.state === 'done' || realNow() >= deadline) return row
       await sleep(this.options.pollMs)
     }
   }

@@ -142,6 +142,8 @@ describe('bet types', () => {
     expect(oppositeOf('big')).toBe('small')
     expect(oppositeOf('even')).toBe('odd')
     expect(oppositeOf('banker')).toBe('player')
+    expect(oppositeOf('player')).toBe('banker')
+    expect(oppositeOf('p4_tiger')).toBe('p4_dragon')
     expect(oppositeOf('b3_small')).toBe('b3_big')
     expect(oppositeOf('p2_dragon')).toBe('p2_tiger')
     expect(oppositeOf('top2_odd')).toBe('top2_even')

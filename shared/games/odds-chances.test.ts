@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { gamesConfigSchema } from './config'
 import { type Chance, chancesOf, oddsMilliFor, pricedBets } from './odds'
 import { fixtureConfig } from './test-config'
 
@@ -15,6 +16,8 @@ const winOf = (c: Map<string, Chance>, types: string[]) => types.map((t) => c.ge
 describe('exact chances', () => {
   it('block game: over 16⁵ × 10 weighted hashes', () => {
     const c = chancesOf('qukuai', cfg)
+    // Worked out once: asked again, the same.
+    expect(chancesOf('qukuai', cfg)).toBe(c)
     expect([...c.keys()]).toEqual([
       'big',
       'small',
@@ -42,11 +45,14 @@ describe('exact chances', () => {
 
   it('hash size: every side one half, over 100 digit pairs', () => {
     const c = chancesOf('hassize', cfg)
+    // Kept per game and rules, not per configuration object.
+    expect(chancesOf('hassize', fixtureConfig())).toBe(c)
     expect([...c.values()]).toEqual(Array.from({ length: 8 }, () => ({ win: 50, draw: 0, total: 100 })))
   })
 
   it('fast three: over 216 throws', () => {
     const c = chancesOf('kuaisan', cfg)
+    expect(chancesOf('kuaisan', cfg)).toBe(c)
     expect(c.get('big')).toEqual({ win: 108, draw: 0, total: 216 })
     expect(winOf(c, ['any_triple', 'triple_3', 'any_straight', 'pair_2', 'two_1_2'])).toEqual([
       6, 1, 24, 15, 30,
@@ -62,6 +68,7 @@ describe('exact chances', () => {
 
   it('time-time colour: over 100 000 draws', () => {
     const c = chancesOf('shishicai', cfg)
+    expect(chancesOf('shishicai', cfg)).toBe(c)
     expect(c.get('dragon')).toEqual({ win: 45_000, draw: 0, total: 100_000 })
     expect(winOf(c, ['tiger', 'tie', 'sum_big', 'sum_odd', 'b3_big', 'b5_d9'])).toEqual([
       45_000, 10_000, 50_000, 50_000, 50_000, 10_000,
@@ -71,6 +78,7 @@ describe('exact chances', () => {
 
   it('racing: over the 90 ordered pairs of distinct cars at the positions a bet reads', () => {
     const c = chancesOf('saiche', cfg)
+    expect(chancesOf('saiche', cfg)).toBe(c)
     expect([...c.values()].every((x) => x.total === 90 && x.draw === 0)).toBe(true)
     for (let p = 1; p <= 5; p++) expect(winOf(c, [`p${p}_dragon`, `p${p}_tiger`]), `p${p}`).toEqual([45, 45])
     for (let p = 1; p <= 10; p++) {
@@ -78,6 +86,20 @@ describe('exact chances', () => {
     }
     expect(winOf(c, ['top2_big', 'top2_small', 'top2_odd', 'top2_even'])).toEqual([40, 50, 50, 40])
     expect(wins(c)).toBe(3330)
+  })
+})
+
+describe('chances kept', () => {
+  it('fast three with triples voiding big and small: enumerated apart, the plain rules left as they were', () => {
+    const voiding = gamesConfigSchema.parse({
+      ...cfg,
+      games: { ...cfg.games, kuaisan: { ...cfg.games.kuaisan, triple_voids_big_small: true } },
+    })
+    const c = chancesOf('kuaisan', voiding)
+    // 444, 555 and 666 no longer win big, nor 111, 222 and 333 small; odd and even are as before.
+    expect(winOf(c, ['big', 'small', 'odd', 'even', 'any_triple'])).toEqual([105, 105, 108, 108, 6])
+    expect(winOf(chancesOf('kuaisan', cfg), ['big', 'small'])).toEqual([108, 108])
+    expect(winOf(chancesOf('kuaisan', voiding), ['big', 'small'])).toEqual([105, 105])
   })
 })
 

@@ -45,7 +45,9 @@ export interface PricedBet extends BetKind {
 type Space = Iterable<{ outcome: Outcome; weight: number }>
 
 const DIGITS = '0123456789'
-const PAD = '0'.repeat(58)
+
+// Each game's outcome is read from the right of a hash (docs/game-rules.md, "Reading a hash"): the
+// spaces below write only the characters that decide it, as the rest of a hash changes nothing.
 
 /**
  * Block game: the last five characters decide everything but the hash digit, which is the first
@@ -55,15 +57,15 @@ const PAD = '0'.repeat(58)
  */
 function* qukuaiSpace(): Space {
   const symbols = [...DIGITS.split('').map((ch) => ({ ch, w: 1 })), { ch: 'a', w: 6 }]
-  const rec = function* (prefix: string, w: number, depth: number): Space {
-    if (depth === 5) {
-      if (/\d/.test(prefix)) yield { outcome: qukuaiOutcome(`${PAD}0${prefix}`), weight: w * 10 }
-      else for (const d of DIGITS) yield { outcome: qukuaiOutcome(`${PAD}${d}${prefix}`), weight: w }
+  const rec = function* (last: string, w: number): Space {
+    if (last.length === 5) {
+      if (/\d/.test(last)) yield { outcome: qukuaiOutcome(last), weight: w * 10 }
+      else for (const d of DIGITS) yield { outcome: qukuaiOutcome(`${d}${last}`), weight: w }
       return
     }
-    for (const s of symbols) yield* rec(prefix + s.ch, w * s.w, depth + 1)
+    for (const s of symbols) yield* rec(last + s.ch, w * s.w)
   }
-  yield* rec('', 1, 0)
+  yield* rec('', 1)
 }
 
 /**
@@ -72,8 +74,7 @@ function* qukuaiSpace(): Space {
  */
 function* hassizeSpace(): Space {
   for (let d1 = 0; d1 < 10; d1++)
-    for (let d2 = 0; d2 < 10; d2++)
-      yield { outcome: hassizeOutcome(`${'0'.repeat(62)}${d2}${d1}`), weight: 1 }
+    for (let d2 = 0; d2 < 10; d2++) yield { outcome: hassizeOutcome(`${d2}${d1}`), weight: 1 }
 }
 
 function* kuaisanSpace(): Space {
@@ -89,23 +90,27 @@ function* shishicaiSpace(): Space {
   }
 }
 
-/** Racing bets look at one or two positions; any two positions hold a uniform ordered pair of distinct cars. */
+/**
+ * Racing bets read the top two positions, or one position p (counted from 0), or p and its
+ * dragon/tiger opponent 9 − p. The two positions enumerated: the top two, else p and 9 − p (a bet
+ * on p alone reads only the first).
+ */
 function racingPositions(type: string): [number, number] {
   if (type.startsWith('top2_')) return [0, 1]
-  const m = /^p(\d{1,2})_(.+)$/.exec(type)
-  const p = Number(m?.[1] ?? 1) - 1
-  if (m?.[2] === 'dragon' || m?.[2] === 'tiger') return [p, 9 - p]
-  return [p, p === 0 ? 1 : 0]
+  const p = Number.parseInt(type.slice(1), 10) - 1
+  return [p, 9 - p]
 }
 
+/**
+ * Any two positions hold a uniform ordered pair of distinct cars: the 90 pairs at the two positions
+ * a bet reads, the other positions left 0 (no bet reads them).
+ */
 function* saicheSpace(type: string): Space {
   const [i, j] = racingPositions(type)
   for (let a = 1; a <= 10; a++)
     for (let b = 1; b <= 10; b++) {
       if (a === b) continue
-      const rest = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].filter((c) => c !== a && c !== b)
-      const cars: number[] = []
-      for (let k = 0; k < 10; k++) cars.push(k === i ? a : k === j ? b : (rest.shift() ?? 0))
+      const cars = Array.from({ length: 10 }, (_, k) => (k === i ? a : k === j ? b : 0))
       yield { outcome: saicheOutcome(cars), weight: 1 }
     }
 }
@@ -118,8 +123,8 @@ const spaceOf: Record<Exclude<GameCode, 'saiche'>, () => Space> = {
 }
 
 function tally(game: GameCode, types: readonly string[], space: Space, config: GamesConfig) {
-  const win = new Map<string, number>(types.map((t) => [t, 0]))
-  const draw = new Map<string, number>(types.map((t) => [t, 0]))
+  const win = new Map<string, number>()
+  const draw = new Map<string, number>()
   const settlers = types.map((t) => [t, settlerFor(game, t, config)] as const)
   let total = 0
   for (const { outcome, weight } of space) {
@@ -147,10 +152,7 @@ export function chancesOf(game: GameCode, config: GamesConfig): Map<string, Chan
   let out: Map<string, Chance>
   if (game === 'saiche') {
     out = new Map()
-    for (const t of types) {
-      const c = tally(game, [t], saicheSpace(t), config).get(t)
-      if (c) out.set(t, c)
-    }
+    for (const t of types) for (const [k, c] of tally(game, [t], saicheSpace(t), config)) out.set(k, c)
   } else out = tally(game, types, spaceOf[game](), config)
   chanceCache.set(key, out)
   return out

@@ -8,6 +8,7 @@ import {
   drawCars,
   drawDice,
   drawOutcome,
+  FLOATS_NEEDED,
   hassizeOutcome,
   kuaisanOutcome,
   payoutMicro,
@@ -47,6 +48,15 @@ describe('block game settlement', () => {
       'lost',
       'lost',
     ])
+    // Each bet type settles by its own rule: here unlucky wins ("77", two digits) while banker
+    // (1 + 2 = 3) loses to player (7 + 7 = 4), and lucky loses while player wins. (This test is the
+    // first to ask for these settlers, which are kept: it checks them on two draws.)
+    const other = qukuaiOutcome(`${'0'.repeat(59)}12a77`)
+    expect(
+      ['lucky', 'unlucky', 'banker', 'player', 'tie', 'big', 'small', 'odd', 'even'].map((t) =>
+        s('qukuai', t, other),
+      ),
+    ).toEqual(['lost', 'won', 'lost', 'won', 'lost', 'won', 'lost', 'won', 'lost'])
   })
 
   it('refunds banker and player on a tie and pays the tie', () => {
@@ -329,5 +339,233 @@ describe('reading a hash', () => {
     expect(hashDigits('/9:', 1)).toEqual([9])
     expect(isLucky('…/0')).toBe(true)
     expect(isLucky('…9:')).toBe(true)
+  })
+})
+
+describe('the labels a draw is shown with', () => {
+  it('block game: banker, player or tie by the points', () => {
+    // last five "5a1b2": banker 5 + 0 = 5, player 0 + 2 = 2.
+    expect(qukuaiOutcome(`${'0'.repeat(59)}5a1b2`)).toEqual({
+      numbers: [2, 5, 2],
+      labels: { big_small: 'small', odd_even: 'even', lucky: 'lucky', banker_player: 'banker' },
+    })
+    // banker 1 + 2 = 3, player 1 + 2 = 3.
+    expect(qukuaiOutcome(`${'0'.repeat(59)}12012`).labels.banker_player).toBe('tie')
+    // banker 0 + 1 = 1, player 9 + 3 = 2.
+    expect(qukuaiOutcome(`${'0'.repeat(59)}01f93`).labels.banker_player).toBe('player')
+  })
+
+  it('racing: the top-two sum, 12 and up big, and dragon or tiger for positions 1–5 against 10–6', () => {
+    expect(saicheOutcome([5, 7, 1, 10, 2, 9, 3, 8, 4, 6])).toEqual({
+      numbers: [5, 7, 1, 10, 2, 9, 3, 8, 4, 6],
+      labels: {
+        top2_big_small: 'big',
+        top2_odd_even: 'even',
+        dragon_tiger_1: 'tiger',
+        dragon_tiger_2: 'dragon',
+        dragon_tiger_3: 'tiger',
+        dragon_tiger_4: 'dragon',
+        dragon_tiger_5: 'tiger',
+      },
+    })
+    expect(saicheOutcome([4, 7, 9, 1, 10, 2, 3, 8, 5, 6]).labels).toEqual({
+      top2_big_small: 'small',
+      top2_odd_even: 'odd',
+      dragon_tiger_1: 'tiger',
+      dragon_tiger_2: 'dragon',
+      dragon_tiger_3: 'dragon',
+      dragon_tiger_4: 'tiger',
+      dragon_tiger_5: 'dragon',
+    })
+  })
+})
+
+describe('settling at the edges of each rule', () => {
+  it('block game: banker and player are refunded only on equal points, and win or lose otherwise', () => {
+    const bankerAhead = qukuaiOutcome(`${'0'.repeat(59)}5a1b2`)
+    expect(['banker', 'player', 'tie'].map((t) => s('qukuai', t, bankerAhead))).toEqual([
+      'won',
+      'lost',
+      'lost',
+    ])
+    const playerAhead = qukuaiOutcome(`${'0'.repeat(59)}01f93`)
+    expect(['banker', 'player', 'tie'].map((t) => s('qukuai', t, playerAhead))).toEqual([
+      'lost',
+      'won',
+      'lost',
+    ])
+  })
+
+  it('racing: a car of 6 and up is big, a top-two sum of 12 and up', () => {
+    const o = saicheOutcome([6, 5, 1, 10, 2, 9, 3, 8, 4, 7])
+    expect(['p1_big', 'p1_small', 'p2_big', 'p2_small'].map((t) => s('saiche', t, o))).toEqual([
+      'won',
+      'lost',
+      'lost',
+      'won',
+    ])
+    // 6 + 5 = 11: small, odd.
+    expect(['top2_big', 'top2_small', 'top2_odd', 'top2_even'].map((t) => s('saiche', t, o))).toEqual([
+      'lost',
+      'won',
+      'won',
+      'lost',
+    ])
+    const twelve = saicheOutcome([5, 7, 1, 10, 2, 9, 3, 8, 4, 6])
+    expect(['top2_big', 'top2_small'].map((t) => s('saiche', t, twelve))).toEqual(['won', 'lost'])
+    // Tiger: position 1 (5) behind position 10 (6); dragon: position 2 (7) ahead of position 9 (4).
+    expect(['p1_dragon', 'p1_tiger', 'p2_dragon', 'p2_tiger'].map((t) => s('saiche', t, twelve))).toEqual([
+      'lost',
+      'won',
+      'won',
+      'lost',
+    ])
+    expect(['p10_c6', 'p10_c5', 'p10_big', 'p4_c10', 'p9_c4'].map((t) => s('saiche', t, twelve))).toEqual([
+      'won',
+      'lost',
+      'won',
+      'won',
+      'won',
+    ])
+  })
+
+  it('time-time colour: a ball of 5 and up is big, a sum of 23 and up', () => {
+    // Sum 5 + 4 + 9 + 5 + 0 = 23.
+    const o = shishicaiOutcome([5, 4, 9, 5, 0])
+    expect(
+      ['b1_big', 'b1_small', 'b2_big', 'b2_small', 'b4_odd', 'b5_even'].map((t) => s('shishicai', t, o)),
+    ).toEqual(['won', 'lost', 'lost', 'won', 'won', 'won'])
+    expect(['sum_big', 'sum_small', 'sum_odd', 'sum_even'].map((t) => s('shishicai', t, o))).toEqual([
+      'won',
+      'lost',
+      'won',
+      'lost',
+    ])
+    // Ball 1 behind ball 5: tiger.
+    expect(
+      ['dragon', 'tiger', 'tie'].map((t) => s('shishicai', t, shishicaiOutcome([1, 0, 0, 0, 9]))),
+    ).toEqual(['lost', 'won', 'lost'])
+    // Sum 22.
+    const small = shishicaiOutcome([5, 4, 8, 5, 0])
+    expect(['sum_big', 'sum_small'].map((t) => s('shishicai', t, small))).toEqual(['lost', 'won'])
+    expect(['b3_d8', 'b3_d9', 'b5_d0', 'tiger', 'dragon'].map((t) => s('shishicai', t, small))).toEqual([
+      'won',
+      'lost',
+      'won',
+      'lost',
+      'won',
+    ])
+  })
+
+  it('fast three: sums 3 and 18, straights, triples and big/small under the triple rule', () => {
+    const k = (d: number[]) => kuaisanOutcome(d)
+    expect(s('kuaisan', 'sum_3', k([1, 1, 1]))).toBe('won')
+    expect(s('kuaisan', 'sum_18', k([6, 6, 6]))).toBe('won')
+    expect(s('kuaisan', 'sum_18', k([6, 6, 5]))).toBe('lost')
+    expect(s('kuaisan', 'any_straight', k([1, 3, 4]))).toBe('lost')
+    expect(s('kuaisan', 'any_straight', k([6, 5, 4]))).toBe('won')
+    expect(s('kuaisan', 'any_triple', k([2, 3, 3]))).toBe('lost')
+    expect(s('kuaisan', 'any_triple', k([3, 3, 2]))).toBe('lost')
+    expect(s('kuaisan', 'triple_5', k([5, 5, 4]))).toBe('lost')
+    expect(s('kuaisan', 'two_1_6', k([6, 2, 1]))).toBe('won')
+    expect(s('kuaisan', 'two_1_6', k([6, 2, 2]))).toBe('lost')
+    expect(s('kuaisan', 'two_1_6', k([1, 2, 2]))).toBe('lost')
+    expect(['odd', 'even'].map((t) => s('kuaisan', t, k([1, 1, 1])))).toEqual(['won', 'lost'])
+    expect(['big', 'small'].map((t) => s('kuaisan', t, k([1, 1, 1])))).toEqual(['lost', 'won'])
+    const voiding = {
+      games: { kuaisan: { triple_voids_big_small: true } },
+    }
+    expect(['big', 'small', 'odd'].map((t) => settleBet('kuaisan', t, k([1, 1, 1]), voiding))).toEqual([
+      'lost',
+      'lost',
+      'won',
+    ])
+    expect(settleBet('kuaisan', 'small', k([1, 1, 2]), voiding)).toBe('won')
+  })
+
+  it('hash size: the sum bets read the sum, the plain ones the digit', () => {
+    // Digit 2, the next digit 3: sum 5.
+    const o = hassizeOutcome(`${'0'.repeat(60)}3ab2`)
+    expect(
+      ['big', 'small', 'even', 'sum_big', 'sum_small', 'sum_odd'].map((t) => s('hassize', t, o)),
+    ).toEqual(['lost', 'won', 'won', 'won', 'lost', 'won'])
+  })
+})
+
+describe('bet types refused at the edges of what each game reads', () => {
+  it('racing: positions 1–10, cars 1–10, dragon and tiger for 1–5 only, whole words', () => {
+    for (const type of [
+      'p0_big',
+      'p11_big',
+      'p100_big',
+      'xp1_big',
+      'p1_x',
+      'p1_c0',
+      'p1_c11',
+      'p1_xc1',
+      'p1_c1x',
+      'p1_c',
+      'p6_tiger',
+      'p1_dragonx',
+      'top2_x',
+      'top2_',
+    ]) {
+      expect(() => settlerFor('saiche', type, cfg), type).toThrow(UnknownBetTypeError)
+    }
+    for (const type of ['p10_big', 'p10_c10', 'p5_tiger', 'p1_c10'])
+      expect(() => settlerFor('saiche', type, cfg), type).not.toThrow()
+  })
+
+  it('time-time colour: balls 1–5, digits 0–9 one at a time, whole words', () => {
+    for (const type of ['b0_big', 'b1_d10', 'b1_xd1', 'b1_d', 'b1_dx', 'b1_', 'sum_x', 'dragonx', 'xtie'])
+      expect(() => settlerFor('shishicai', type, cfg), type).toThrow(UnknownBetTypeError)
+    for (const type of ['b5_d9', 'b1_d0', 'b5_even'])
+      expect(() => settlerFor('shishicai', type, cfg), type).not.toThrow()
+  })
+
+  it('hash size and the block game: their sides only', () => {
+    for (const type of ['sum_', 'sum_lucky', 'lucky', 'xsum_big', 'tie'])
+      expect(() => settlerFor('hassize', type, cfg), type).toThrow(UnknownBetTypeError)
+    for (const type of ['sum_big', 'dragon', 'p1_big'])
+      expect(() => settlerFor('qukuai', type, cfg), type).toThrow(UnknownBetTypeError)
+  })
+
+  it('says which game and which type it does not know', () => {
+    const refused = (() => {
+      try {
+        settlerFor('saiche', 'p11_big', cfg)
+      } catch (e) {
+        return e
+      }
+      return null
+    })()
+    expect(refused).toBeInstanceOf(UnknownBetTypeError)
+    expect(refused).toMatchObject({
+      name: 'UnknownBetTypeError',
+      message: 'saiche: unknown bet type p11_big',
+    })
+  })
+
+  it('says which value a draw lacks, rather than settling on a missing one', () => {
+    expect(() => s('shishicai', 'b5_big', shishicaiOutcome([1, 2, 3]))).toThrow(
+      new RangeError('outcome has no value at 4'),
+    )
+  })
+})
+
+describe('settlers', () => {
+  it('are parsed once per bet type and rules, and asked again give the same one', () => {
+    const first = settlerFor('saiche', 'p3_c7', cfg)
+    expect(settlerFor('saiche', 'p3_c7', cfg)).toBe(first)
+    expect(settlerFor('saiche', 'p3_c8', cfg)).not.toBe(first)
+    const voiding = { games: { kuaisan: { triple_voids_big_small: true } } }
+    const plain = settlerFor('kuaisan', 'big', cfg)
+    const voided = settlerFor('kuaisan', 'big', voiding)
+    expect(settlerFor('kuaisan', 'big', voiding)).toBe(voided)
+    expect([plain, voided].map((settle) => settle(kuaisanOutcome([6, 6, 6])))).toEqual(['won', 'lost'])
+  })
+
+  it('need these many lottery floats per game', () => {
+    expect(FLOATS_NEEDED).toEqual({ qukuai: 0, hassize: 0, kuaisan: 3, shishicai: 5, saiche: 10 })
   })
 })
