@@ -11,7 +11,8 @@ import { collectRouteMethods } from '../http/route-methods'
 import { faultLayerPlugin } from '../plugins/fault-layer-plugin'
 import { requestTarget } from '../plugins/request-target'
 import { EVERYONE, MemoryEventHub } from '../realtime/event-hub'
-import { type StreamTimers, streamRoutes } from '../realtime/stream-routes'
+import { streamRoutes } from '../realtime/stream-routes'
+import { HeldTimers } from '../test-support/held-timers'
 import { RuleInputError } from './rule-store'
 import { DROP_GRACE_MS, STREAM_EVENTS_KEPT } from './stream-faults'
 
@@ -21,17 +22,8 @@ import { DROP_GRACE_MS, STREAM_EVENTS_KEPT } from './stream-faults'
  * waits (heartbeats, delays) on timers in the test's hands.
  */
 
-class HandTimers implements StreamTimers {
-  private next = 1
-  readonly pending = new Map<number, { fn: () => void; ms: number }>()
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.next++
-    this.pending.set(id, { fn, ms })
-    return id
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle as number)
-  }
+/** Held timers that tell the heartbeat from the other waits. */
+class HandTimers extends HeldTimers {
   /** The waits asked for other than the heartbeat's, oldest first. */
   waits(): number[] {
     return [...this.pending.values()].filter((t) => t.ms !== HEARTBEAT_MS).map((t) => t.ms)

@@ -6,29 +6,11 @@ import { CODE } from '@shared/envelope'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Metrics } from '../ops/metrics'
+import { HeldTimers } from '../test-support/held-timers'
 import { EVERYONE, MemoryEventHub, player } from './event-hub'
-import { type SessionState, type StreamTimers, streamRoutes } from './stream-routes'
+import { type SessionState, streamRoutes } from './stream-routes'
 
 /** The stream route on its own, with its timers in the test's hands: heartbeats and session checks. */
-
-class FakeTimers implements StreamTimers {
-  private next = 1
-  readonly pending = new Map<number, { fn: () => void; ms: number }>()
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.next++
-    this.pending.set(id, { fn, ms })
-    return id
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle as number)
-  }
-  /** Runs every timer now due (as if its time had come). */
-  runAll(): void {
-    const due = [...this.pending]
-    this.pending.clear()
-    for (const [, t] of due) t.fn()
-  }
-}
 
 const apps: FastifyInstance[] = []
 const streams: TestStream[] = []
@@ -40,7 +22,7 @@ afterEach(async () => {
 async function setUp() {
   const metrics = new Metrics({ defaultMetrics: false })
   const hub = new MemoryEventHub(100, 0)
-  const timers = new FakeTimers()
+  const timers = new HeldTimers()
   const sessions = new Map<string, { playerId: number; state: SessionState }>([
     ['t7', { playerId: 7, state: 'live' }],
     ['t8', { playerId: 8, state: 'live' }],

@@ -305,7 +305,11 @@ describe('UpstreamReader', () => {
     expect(time.pending).toBe(0)
   })
 
-  it('publishes the events of games drawing at the same instant together, once the last has answered', async () => {
+  /**
+   * The block game and a lottery game at the minute's turn, the lottery game's answer held from just
+   * before it: `since()` names the events published from then on.
+   */
+  async function atTheMinuteWithKuaisanHeld() {
     const held = new Set<GameCode>()
     const { release, source } = holdingSource(held)
     const { time, events, reader } = setUp({ games: ['qukuai', 'kuaisan'], source })
@@ -313,41 +317,32 @@ describe('UpstreamReader', () => {
     await time.advanceTo(MINUTE - 100)
     const before = events.length
     held.add('kuaisan')
+    return { time, reader, release, since: () => named(events.slice(before)) }
+  }
+
+  const BOTH = ['draw qukuai', 'round qukuai', 'draw kuaisan', 'round kuaisan']
+
+  it('publishes the events of games drawing at the same instant together, once the last has answered', async () => {
+    const { time, reader, release, since } = await atTheMinuteWithKuaisanHeld()
     await time.advanceTo(MINUTE + READER_DEFAULTS.drawDelayMs + 10)
     // The block game's draw is read, and waits for the lottery game's answer.
-    expect(named(events.slice(before))).toEqual([])
+    expect(since()).toEqual([])
     release()
     await time.advance(0)
-    expect(named(events.slice(before))).toEqual([
-      'draw qukuai',
-      'round qukuai',
-      'draw kuaisan',
-      'round kuaisan',
-    ])
+    expect(since()).toEqual(BOTH)
     reader.stop()
   })
 
   it('publishes what is ready after BATCH_WAIT_MS when another game of its instant has not answered', async () => {
-    const held = new Set<GameCode>()
-    const { release, source } = holdingSource(held)
-    const { time, events, reader } = setUp({ games: ['qukuai', 'kuaisan'], source })
-    reader.start()
-    await time.advanceTo(MINUTE - 100)
-    const before = events.length
-    held.add('kuaisan')
+    const { time, reader, release, since } = await atTheMinuteWithKuaisanHeld()
     await time.advanceTo(MINUTE + READER_DEFAULTS.drawDelayMs)
     await time.advance(BATCH_WAIT_MS - 1)
-    expect(named(events.slice(before))).toEqual([])
+    expect(since()).toEqual([])
     await time.advance(1)
-    expect(named(events.slice(before))).toEqual(['draw qukuai', 'round qukuai'])
+    expect(since()).toEqual(['draw qukuai', 'round qukuai'])
     release()
     await time.advance(0)
-    expect(named(events.slice(before))).toEqual([
-      'draw qukuai',
-      'round qukuai',
-      'draw kuaisan',
-      'round kuaisan',
-    ])
+    expect(since()).toEqual(BOTH)
     reader.stop()
   })
 

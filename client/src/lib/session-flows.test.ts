@@ -139,7 +139,8 @@ describe('start-up', () => {
     expect(calls).toEqual([{ path: INFO_PATH, input: { query: { player_id: 7 } }, options: { quiet: true } }])
   })
 
-  it('drops an answer that comes after a logout: the player stays logged out', async () => {
+  /** Start-up with player 7's user info held until `change` has run, then answered. */
+  async function startUpAnsweredAfter(change: () => void) {
     storedLogin()
     const held = deferred<unknown>()
     answers.set(INFO_PATH, () => held.promise)
@@ -147,9 +148,14 @@ describe('start-up', () => {
     const timers = handTimers()
     const starting = startUp({ retry: { timers: timers.timers } })
     await settle()
-    session.signOut()
+    change()
     held.resolve(info(7, 'fresh'))
     await starting
+    return timers
+  }
+
+  it('drops an answer that comes after a logout: the player stays logged out', async () => {
+    const timers = await startUpAnsweredAfter(() => session.signOut())
     expect(session.get()).toMatchObject({ isLogin: false, userInfo: null, balance: '0' })
     expect(localStorage.getItem(STORAGE_KEY.userInfo)).toBeNull()
     expect(localStorage.getItem(STORAGE_KEY.isLogin)).toBeNull()
@@ -160,16 +166,14 @@ describe('start-up', () => {
   })
 
   it('drops an answer that comes after another login: the new player’s user info stays', async () => {
-    storedLogin()
-    const held = deferred<unknown>()
-    answers.set(INFO_PATH, () => held.promise)
-    answers.set(BALANCE_PATH, balance('12.50'))
-    const timers = handTimers()
-    const starting = startUp({ retry: { timers: timers.timers } })
-    await settle()
-    session.signIn({ token: 'tok-8', player_id: 8, expires_at: 1_800_000_000, user_info: info(8, 'eight') })
-    held.resolve(info(7, 'fresh'))
-    await starting
+    const timers = await startUpAnsweredAfter(() =>
+      session.signIn({
+        token: 'tok-8',
+        player_id: 8,
+        expires_at: 1_800_000_000,
+        user_info: info(8, 'eight'),
+      }),
+    )
     expect(session.get()).toMatchObject({ isLogin: true, playerId: 8, userInfo: { nickname: 'eight' } })
     expect(JSON.parse(localStorage.getItem(STORAGE_KEY.userInfo) ?? 'null')).toMatchObject({ player_id: 8 })
     // Settled: not asked again later.
